@@ -1,0 +1,20 @@
+/**
+ * One Jest run for the whole workspace, in ESM mode: Nest 12 is ESM-only and Jest's CommonJS mode
+ * cannot load it on Node 20 (../shared/notes/toolchain.md). Run through `npm run test:unit`, which sets
+ * --experimental-vm-modules. Workspace libraries are mapped to their sources so tests never need a build.
+ */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/tools'],
+  testMatch: ['**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@mission/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  },
+  testTimeout: 30000,
+};

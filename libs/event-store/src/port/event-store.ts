@@ -1,0 +1,111 @@
+import type { Position } from './position.js';
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * What the caller asserts about the stream before appending:
+ * - `no_stream`: the stream must not exist yet;
+ * - `stream_exists`: it must exist (any revision);
+ * - `any`: no check;
+ * - a bigint: the revision of the stream's last event (revisions count from 0).
+ */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
+
+export interface EventData {
+  /** Past-tense PascalCase constant, e.g. `ChildMissionCreated` (DESIGN 1). */
+  readonly type: string;
+  readonly data: JsonObject;
+  readonly metadata?: JsonObject;
+  /** UUID; generated when absent. */
+  readonly id?: string;
+}
+
+export interface RecordedEvent<Data extends JsonObject = JsonObject> {
+  readonly streamName: string;
+  readonly revision: bigint;
+  readonly position: Position;
+  readonly id: string;
+  readonly type: string;
+  readonly data: Data;
+  readonly metadata: JsonObject;
+  readonly created: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written; pass it as the next `expectedRevision`. */
+  readonly nextExpectedRevision: bigint;
+  /** Global position of the last event written. */
+  readonly position: Position;
+}
+
+export interface AppendOptions {
+  readonly expectedRevision?: ExpectedRevision;
+}
+
+export interface ReadStreamOptions {
+  readonly direction?: 'forwards' | 'backwards';
+  /** Inclusive. Defaults to the start (forwards) or the end (backwards). */
+  readonly fromRevision?: bigint | 'start' | 'end';
+  readonly maxCount?: number;
+}
+
+export interface AllFilter {
+  /** Only streams named `<category>-…` for one of these categories. */
+  readonly streamCategories?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Defaults to the beginning. */
+  readonly after?: Position;
+  readonly maxCount?: number;
+  readonly filter?: AllFilter;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive: the last position already processed (a stored checkpoint). */
+  readonly after?: Position;
+  readonly filter?: AllFilter;
+}
+
+/** A catch-up subscription: historical events first, then live ones, until `close()`. */
+export interface AllSubscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+/** Last-processed positions of named consumers (projections, process managers). */
+export interface CheckpointStore {
+  load(consumer: string): Promise<Position | undefined>;
+  save(consumer: string, position: Position): Promise<void>;
+}
+
+export interface EventStore {
+  readonly kind: 'embedded' | 'eventstoredb';
+  readonly checkpoints: CheckpointStore;
+
+  /** Atomically appends `events` (all or nothing). Throws WrongExpectedRevisionError, StreamDeletedError, InvalidEventError. */
+  appendToStream(streamName: string, events: readonly EventData[], options?: AppendOptions): Promise<AppendResult>;
+
+  /** Reads one stream; a stream that does not exist reads as empty; a tombstoned one throws StreamDeletedError. */
+  readStream(streamName: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
+
+  /** Revision of the stream's last event, `no_stream`, or throws StreamDeletedError. */
+  streamRevision(streamName: string): Promise<bigint | 'no_stream'>;
+
+  /** Reads the global order forwards. System events of the underlying store are never returned. */
+  readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent>;
+
+  /** Position of the newest event (matching the filter), or undefined when there is none. */
+  headPosition(filter?: AllFilter): Promise<Position | undefined>;
+
+  subscribeToAll(options?: SubscribeToAllOptions): AllSubscription;
+
+  /** Hard delete: the stream's events become unreadable and the name can never be written again. */
+  tombstoneStream(streamName: string, options?: AppendOptions): Promise<void>;
+
+  /** Resolves when the store answers; throws EventStoreUnavailableError otherwise. */
+  ping(): Promise<void>;
+
+  close(): Promise<void>;
+}
