@@ -1,0 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedEventStore } from './embedded-event-store.js';
+import { describeEventStoreContract } from '../testing/contract/event-store.contract.js';
+
+describeEventStoreContract('embedded SQLite', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'es-embedded-'));
+  return {
+    openFresh: () => EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 200 }),
+    restart: async (store) => {
+      await store.close();
+      return EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 200 });
+    },
+    dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+});

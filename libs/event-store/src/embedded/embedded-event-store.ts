@@ -1,0 +1,275 @@
+import type Database from 'better-sqlite3';
+import type {
+  AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
+  JsonObject, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeToAllOptions,
+} from '../port/event-store.js';
+import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
+import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
+import { categoryOf, isValidCategory } from '../port/stream-name.js';
+import { assertExpectedRevision, assertStreamName, serializeEvents, type SerializedEvent } from '../port/validate-events.js';
+import { GroupCommitQueue } from './group-commit-queue.js';
+import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
+import { AppendSignal } from './append-signal.js';
+
+export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
+  readonly logger?: { info(obj: object, msg: string): void };
+  /** Upper bound on how long a live subscription waits before looking again (appends wake it at once). */
+  readonly subscriptionPollMs?: number;
+}
+
+type EventRow = [position: bigint, stream: string, revision: bigint, id: string, type: string, data: string, metadata: string, created: bigint];
+
+const PAGE_SIZE = 1000;
+const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
+
+/**
+ * The default, single-replica event store: one SQLite file in WAL mode under DATA_DIR.
+ * Reads are synchronous SQLite calls paged into async iterables; writes go through a group-commit queue.
+ */
+export class EmbeddedEventStore implements EventStore {
+  readonly kind = 'embedded' as const;
+  readonly checkpoints: CheckpointStore;
+  private readonly writes: GroupCommitQueue;
+  private readonly appended = new AppendSignal();
+  private closed = false;
+
+  static async open(options: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
+    const { db, path } = openDatabase(options);
+    options.logger?.info(
+      { event_store: 'embedded', path },
+      `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
+    );
+    return new EmbeddedEventStore(db, options.subscriptionPollMs ?? 1000);
+  }
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly pollMs: number,
+  ) {
+    this.writes = new GroupCommitQueue(db, () => this.appended.notify());
+    this.checkpoints = {
+      load: async (consumer) => {
+        const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
+        return row ? parsePosition(row.position) : undefined;
+      },
+      save: (consumer, position) =>
+        this.writes.enqueue(() => {
+          this.statement(
+            'INSERT INTO checkpoints (consumer, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at',
+          ).run(consumer, formatPosition(position), BigInt(Date.now()));
+        }),
+    };
+  }
+
+  async appendToStream(streamName: string, events: readonly EventData[], options: AppendOptions = {}): Promise<AppendResult> {
+    this.assertOpen();
+    const serialized = serializeEvents(streamName, events);
+    const expected = options.expectedRevision ?? 'any';
+    assertExpectedRevision(expected);
+    return this.writes.enqueue(() => this.writeEvents(streamName, serialized, expected));
+  }
+
+  async *readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const backwards = options.direction === 'backwards';
+    let remaining = readLimit(options.maxCount);
+    const stream = this.streamRow(streamName);
+    if (stream?.tombstone) throw new StreamDeletedError(streamName);
+    if (!stream || remaining === 0) return;
+    let from = startRevision(options.fromRevision, backwards, stream.revision);
+    if (from === undefined) return;
+    const page = this.statement(
+      backwards
+        ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
+        : `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+    ).raw(true);
+    while (remaining > 0) {
+      const rows = page.all(streamName, from, Math.min(PAGE_SIZE, remaining)) as EventRow[];
+      for (const row of rows) yield toRecordedEvent(row);
+      if (rows.length < Math.min(PAGE_SIZE, remaining)) return;
+      remaining -= rows.length;
+      from = backwards ? rows[rows.length - 1]![2] - 1n : rows[rows.length - 1]![2] + 1n;
+      if (from < 0n) return;
+    }
+  }
+
+  async streamRevision(streamName: string): Promise<bigint | 'no_stream'> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const stream = this.streamRow(streamName);
+    if (stream?.tombstone) throw new StreamDeletedError(streamName);
+    return stream ? stream.revision : 'no_stream';
+  }
+
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
+    this.assertOpen();
+    let remaining = readLimit(options.maxCount);
+    let after = options.after?.commit ?? START.commit;
+    const categories = filterCategories(options.filter);
+    while (remaining > 0) {
+      const rows = this.readPage(after, categories, Math.min(PAGE_SIZE, remaining));
+      for (const row of rows) yield toRecordedEvent(row);
+      if (rows.length < Math.min(PAGE_SIZE, remaining)) return;
+      remaining -= rows.length;
+      after = rows[rows.length - 1]![0];
+    }
+  }
+
+  async headPosition(filter?: AllFilter): Promise<Position | undefined> {
+    this.assertOpen();
+    const categories = filterCategories(filter);
+    const row = (categories
+      ? this.statement(`SELECT max(position) AS position FROM events WHERE category IN (SELECT value FROM json_each(?))`).get(JSON.stringify(categories))
+      : this.statement('SELECT max(position) AS position FROM events').get()) as { position: bigint | null };
+    return row.position === null ? undefined : { commit: row.position, prepare: row.position };
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
+    this.assertOpen();
+    const categories = filterCategories(options.filter);
+    let closed = false;
+    const wake = new AbortController();
+    const store = this;
+    async function* events(): AsyncGenerator<RecordedEvent> {
+      let after = options.after?.commit ?? START.commit;
+      while (!closed && !store.closed) {
+        const rows = store.readPage(after, categories, PAGE_SIZE);
+        for (const row of rows) {
+          if (closed) return;
+          yield toRecordedEvent(row);
+          after = row[0];
+        }
+        if (rows.length === 0) await store.appended.next(store.pollMs, wake.signal);
+      }
+    }
+    const iterator = events();
+    return {
+      [Symbol.asyncIterator]: () => iterator,
+      close: async () => {
+        closed = true;
+        wake.abort();
+        await iterator.return(undefined);
+      },
+    };
+  }
+
+  async tombstoneStream(streamName: string, options: AppendOptions = {}): Promise<void> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const expected = options.expectedRevision ?? 'any';
+    assertExpectedRevision(expected);
+    await this.writes.enqueue(() => {
+      const current = this.checkedRevision(streamName, expected);
+      this.statement('DELETE FROM events WHERE stream = ?').run(streamName);
+      this.statement('INSERT INTO streams (name, revision, tombstone) VALUES (?, ?, 1) ON CONFLICT (name) DO UPDATE SET tombstone = 1')
+        .run(streamName, current === 'no_stream' ? -1n : current);
+    });
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
+    this.statement('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.writes.drained();
+    this.closed = true;
+    this.appended.notify();
+    this.db.close();
+  }
+
+  private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
+    const current = this.checkedRevision(streamName, expected);
+    const insert = this.statement('INSERT INTO events (stream, category, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const category = categoryOf(streamName);
+    const created = BigInt(Date.now());
+    let revision = current === 'no_stream' ? -1n : current;
+    let position = 0n;
+    for (const event of events) {
+      revision += 1n;
+      position = insert.run(streamName, category, revision, event.id, event.type, event.data, event.metadata, created).lastInsertRowid as bigint;
+    }
+    this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
+    return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };
+  }
+
+  /** The single place where an expected revision is compared with the stream, inside the write transaction. */
+  private checkedRevision(streamName: string, expected: ExpectedRevision): bigint | 'no_stream' {
+    const stream = this.streamRow(streamName);
+    if (stream?.tombstone) throw new StreamDeletedError(streamName);
+    const current = stream ? stream.revision : 'no_stream';
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === 'no_stream') ||
+      (expected === 'stream_exists' && current !== 'no_stream') ||
+      expected === current;
+    if (!matches) throw new WrongExpectedRevisionError(streamName, expected, current);
+    return current;
+  }
+
+  private streamRow(streamName: string): { revision: bigint; tombstone: boolean } | undefined {
+    const row = this.statement('SELECT revision, tombstone FROM streams WHERE name = ?').get(streamName) as { revision: bigint; tombstone: bigint } | undefined;
+    return row && { revision: row.revision, tombstone: row.tombstone === 1n };
+  }
+
+  private readPage(after: bigint, categories: string[] | undefined, limit: number): EventRow[] {
+    if (!categories) {
+      return this.statement(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true).all(after, limit) as EventRow[];
+    }
+    return this.statement(
+      `SELECT ${COLUMNS} FROM events WHERE category IN (SELECT value FROM json_each(?)) AND position > ? ORDER BY position LIMIT ?`,
+    ).raw(true).all(JSON.stringify(categories), after, limit) as EventRow[];
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  const [position, streamName, revision, id, type, data, metadata, created] = row;
+  return {
+    streamName,
+    revision,
+    position: { commit: position, prepare: position },
+    id,
+    type,
+    data: JSON.parse(data) as JsonObject,
+    metadata: JSON.parse(metadata) as JsonObject,
+    created: new Date(Number(created)),
+  };
+}
+
+function readLimit(maxCount: number | undefined): number {
+  if (maxCount === undefined) return Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new InvalidEventError(`maxCount must be a non-negative integer, got ${maxCount}`);
+  return maxCount;
+}
+
+function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boolean, last: bigint): bigint | undefined {
+  if (from === undefined) return backwards ? last : 0n;
+  if (from === 'start') return backwards ? undefined : 0n;
+  if (from === 'end') return backwards ? last : undefined;
+  if (typeof from !== 'bigint' || from < 0n) throw new InvalidEventError(`fromRevision must be start, end or a bigint ≥ 0`);
+  return from;
+}
+
+function filterCategories(filter: AllFilter | undefined): string[] | undefined {
+  if (!filter?.streamCategories) return undefined;
+  for (const category of filter.streamCategories) {
+    if (!isValidCategory(category)) throw new InvalidEventError(`invalid stream category in filter: ${JSON.stringify(category)}`);
+  }
+  return [...filter.streamCategories];
+}

@@ -1,0 +1,82 @@
+import type Database from 'better-sqlite3';
+import { EventStoreError } from '../port/errors.js';
+
+interface QueuedWrite<T> {
+  readonly write: () => T;
+  readonly resolve: (value: T) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const MAX_WRITES_PER_COMMIT = 1024;
+
+/**
+ * Group commit: writes requested during one turn of the event loop share one SQLite transaction
+ * (one fsync), each in its own savepoint so that one refused append (wrong revision) does not undo
+ * its neighbours. Callers are answered only after COMMIT returns, so an acknowledged write is durable.
+ */
+export class GroupCommitQueue {
+  private queue: QueuedWrite<unknown>[] = [];
+  private scheduled = false;
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+  private readonly commitBatch: Database.Transaction<(batch: QueuedWrite<unknown>[]) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>>;
+
+  constructor(
+    db: Database.Database,
+    private readonly afterCommit: () => void,
+  ) {
+    const inSavepoint = db.transaction((write: () => unknown) => write());
+    this.commitBatch = db.transaction((batch: QueuedWrite<unknown>[]) =>
+      batch.map((item) => {
+        try {
+          return { ok: true as const, value: inSavepoint(item.write) };
+        } catch (error) {
+          // Refusals are the caller's answer; anything else (disk full, I/O) aborts the whole batch.
+          if (error instanceof EventStoreError) return { ok: false as const, error };
+          throw error;
+        }
+      }),
+    );
+  }
+
+  enqueue<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        this.idle = new Promise((done) => (this.markIdle = done));
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Resolves once everything enqueued so far has been committed or refused. */
+  drained(): Promise<void> {
+    return this.idle;
+  }
+
+  private flush(): void {
+    const batch = this.queue.splice(0, MAX_WRITES_PER_COMMIT);
+    let outcomes: ReturnType<typeof this.commitBatch> | undefined;
+    try {
+      outcomes = this.commitBatch.immediate(batch);
+    } catch (error) {
+      const failure = new EventStoreError(`embedded store write failed: ${(error as Error).message}`, { cause: error });
+      for (const item of batch) item.reject(failure);
+    }
+    if (outcomes) {
+      outcomes.forEach((outcome, index) => {
+        const item = batch[index]!;
+        if (outcome.ok) item.resolve(outcome.value);
+        else item.reject(outcome.error);
+      });
+      this.afterCommit();
+    }
+    if (this.queue.length > 0) {
+      setImmediate(() => this.flush());
+    } else {
+      this.scheduled = false;
+      this.markIdle();
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Schema of the embedded store. `position` is the global order: AUTOINCREMENT keeps it strictly
+ * increasing even after tombstoned rows are removed, and one writer per file makes it commit order.
+ * `category` is stored so that category-filtered reads use an index instead of a LIKE scan.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS store_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS streams (
+  name      TEXT PRIMARY KEY,
+  revision  INTEGER NOT NULL,
+  tombstone INTEGER NOT NULL DEFAULT 0
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream   TEXT NOT NULL,
+  category TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  id       TEXT NOT NULL,
+  type     TEXT NOT NULL,
+  data     TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  created  INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
+CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  consumer   TEXT PRIMARY KEY,
+  position   TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;

@@ -1,0 +1,24 @@
+import type { EventStore } from './port/event-store.js';
+import { EmbeddedEventStore } from './embedded/embedded-event-store.js';
+import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
+
+export interface OpenEventStoreOptions {
+  /** `esdb://…` selects EventStoreDB; unset or empty selects the embedded SQLite store. */
+  readonly connectionString?: string;
+  /** Where the embedded store keeps `events.sqlite`. */
+  readonly dataDir: string;
+  readonly logger: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+/** Picks the adapter from configuration (DESIGN 5: EVENTSTORE_CONNECTION_STRING unset → embedded). */
+export async function openEventStore(options: OpenEventStoreOptions): Promise<EventStore> {
+  const connectionString = options.connectionString?.trim();
+  if (connectionString) {
+    return EventStoreDbEventStore.connect({ connectionString, logger: options.logger });
+  }
+  return EmbeddedEventStore.open({ dataDir: options.dataDir, logger: options.logger });
+}

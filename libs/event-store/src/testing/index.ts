@@ -1,0 +1,5 @@
+/**
+ * Test doubles and the shared contract suite. Excluded from the production build (tsconfig.json);
+ * import only from *.spec.ts files.
+ */
+export { describeEventStoreContract, type EventStoreHarness } from './contract/event-store.contract.js';
