@@ -1,0 +1,2 @@
+export * from './decider.js';
+export { given } from './given-when-then.js';
