@@ -1,0 +1,10 @@
+export * from './event-metadata.js';
+export * from './hash-chain.js';
+export { verifyHashChain, type ChainVerification } from './verify-hash-chain.js';
+export { aggregateStream, handleCommand, type AggregateState, type CommandResult, type HandleCommandOptions } from './handle-command.js';
+export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
+export {
+  ProcessManagerRunner, backoffDelayMs,
+  type ProcessManager, type ProcessManagerRunnerOptions, type RetryPolicy, type ScheduledWork, type WorkItem,
+} from './process-manager-runner.js';
+export { workItemDecider, WorkClaimLostError, WorkNotClaimableError, type WorkCommand, type WorkEvent, type WorkState } from './work-item.decider.js';

@@ -1,0 +1,122 @@
+import type { RecordedEvent } from '@mission/event-store';
+import { ProcessManagerRunner, backoffDelayMs, type ProcessManager, type WorkItem } from './process-manager-runner.js';
+import { eventually, sleep, tempStore } from './testing-store.spec-helper.js';
+
+/** Revokes tokens of a terminated mission: one unit of work per MissionTerminated event. */
+function revoker(perform: (work: WorkItem, signal: AbortSignal) => Promise<void>, retry: ProcessManager['retry'] = {}, delayMs = 0): ProcessManager {
+  return {
+    name: 'revoker',
+    triggers: ['mission'],
+    plan: (event: RecordedEvent) =>
+      event.type === 'MissionTerminated'
+        ? [{ key: `${event.streamName}.${event.id}`, dueAt: new Date(event.created.getTime() + delayMs), payload: { mission: event.streamName } }]
+        : [],
+    perform,
+    retry: { initialDelayMs: 10, maxDelayMs: 50, leaseMs: 2000, ...retry },
+  };
+}
+
+async function workTypes(store: Awaited<ReturnType<typeof tempStore>>['store']): Promise<string[]> {
+  const types: string[] = [];
+  for await (const event of store.readAll({ filter: { streamCategories: ['pm_revoker'] } })) types.push(event.type);
+  return types;
+}
+
+describe('ProcessManagerRunner', () => {
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  const runners: ProcessManagerRunner[] = [];
+  const run = async (manager: ProcessManager, replicaId?: string) => {
+    const runner = new ProcessManagerRunner(env.store, manager, { pollMs: 10, ...(replicaId ? { replicaId } : {}) });
+    runners.push(runner);
+    await runner.start();
+    return runner;
+  };
+  beforeEach(async () => (env = await tempStore()));
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+    await env.dispose();
+  });
+
+  it('turns a trigger event into work that is performed once and recorded', async () => {
+    const done: string[] = [];
+    await run(revoker(async (work) => void done.push(String(work.payload['mission']))));
+    await env.store.appendToStream('mission-a', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).includes('WorkCompleted'));
+    expect(done).toEqual(['mission-a']);
+    expect(await workTypes(env.store)).toEqual(['WorkScheduled', 'WorkClaimed', 'WorkCompleted']);
+  });
+
+  it('retries a failing action with back-off until it succeeds, recording every attempt', async () => {
+    let calls = 0;
+    await run(revoker(async () => {
+      if (++calls < 3) throw new Error(`resource answered 500 (call ${calls})`);
+    }));
+    await env.store.appendToStream('mission-b', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).includes('WorkCompleted'));
+    expect(await workTypes(env.store)).toEqual([
+      'WorkScheduled', 'WorkClaimed', 'WorkAttemptFailed', 'WorkClaimed', 'WorkAttemptFailed', 'WorkClaimed', 'WorkCompleted',
+    ]);
+  });
+
+  it('abandons work after the bounded number of attempts', async () => {
+    let calls = 0;
+    await run(revoker(async () => { calls++; throw new Error('never works'); }, { maxAttempts: 3 }));
+    await env.store.appendToStream('mission-c', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).includes('WorkAbandoned'));
+    await sleep(100);
+    expect(calls).toBe(3);
+  });
+
+  it('computes exponential back-off with jitter, capped', () => {
+    const policy = { maxAttempts: 8, initialDelayMs: 100, maxDelayMs: 1000, leaseMs: 1000 };
+    expect(backoffDelayMs(1, policy, () => 0)).toBe(50);
+    expect(backoffDelayMs(1, policy, () => 1)).toBe(100);
+    expect(backoffDelayMs(3, policy, () => 1)).toBe(400);
+    expect(backoffDelayMs(10, policy, () => 1)).toBe(1000);
+  });
+
+  it('keeps scheduled work across a restart and performs it when due', async () => {
+    const done: string[] = [];
+    const manager = revoker(async (work) => void done.push(work.key), {}, 400);
+    const first = await run(manager);
+    await env.store.appendToStream('mission-d', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).includes('WorkScheduled'));
+    await first.stop();
+    runners.splice(runners.indexOf(first), 1);
+    expect(done).toEqual([]);
+
+    await env.restart();
+    await run(manager);
+    await eventually(() => done.length === 1);
+    await sleep(100);
+    expect(done).toHaveLength(1);
+    expect((await workTypes(env.store)).filter((type) => type === 'WorkScheduled')).toHaveLength(1);
+  });
+
+  it('takes over work whose claiming replica died, once its lease runs out', async () => {
+    const performedBy: string[] = [];
+    // Replica A claims and then hangs forever, as a crashed process would.
+    await run(revoker(async () => { performedBy.push('a'); await new Promise(() => undefined); }, { leaseMs: 300 }), 'replica-a');
+    await env.store.appendToStream('mission-e', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(() => performedBy.length === 1);
+    await run(revoker(async () => void performedBy.push('b'), { leaseMs: 300 }), 'replica-b');
+    await eventually(async () => (await workTypes(env.store)).includes('WorkCompleted'));
+    expect(performedBy).toEqual(['a', 'b']);
+    runners.splice(0, 1); // replica A never returns from perform; do not wait for it
+  });
+
+  it('performs each unit of work exactly once with two replicas on one store', async () => {
+    const performed = new Map<string, number>();
+    const perform = async (work: WorkItem) => {
+      performed.set(work.key, (performed.get(work.key) ?? 0) + 1);
+      await sleep(5);
+    };
+    await run(revoker(perform), 'replica-1');
+    await run(revoker(perform), 'replica-2');
+    for (let i = 0; i < 20; i++) await env.store.appendToStream(`mission-m${i}`, [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).filter((type) => type === 'WorkCompleted').length === 20);
+    await sleep(100);
+    expect(performed.size).toBe(20);
+    expect([...performed.values()].every((count) => count === 1)).toBe(true);
+  });
+});

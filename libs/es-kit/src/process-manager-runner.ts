@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { WrongExpectedRevisionError, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
+import { handleCommand } from './handle-command.js';
+import type { CommandContext } from './event-metadata.js';
+import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
+
+export interface ScheduledWork {
+  /** Unique per unit of work (include the trigger's id): planning the same key twice schedules it once. */
+  readonly key: string;
+  readonly dueAt: Date;
+  readonly payload: JsonObject;
+}
+
+export interface WorkItem {
+  readonly key: string;
+  readonly payload: JsonObject;
+  readonly attempt: number;
+}
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+  /** How long a claim holds the work; `perform` is aborted a little before it runs out. */
+  readonly leaseMs: number;
+}
+
+export interface ProcessManager {
+  /** Lower-case letters, digits and `_`; names the work category `pm_<name>`. */
+  readonly name: string;
+  readonly triggers: readonly string[];
+  /** Pure: the work one event calls for (often none). */
+  plan(event: RecordedEvent): ScheduledWork[];
+  /** Does the work. Must be idempotent: after a crash it may run again for the same key. Throw to retry. */
+  perform(work: WorkItem, signal: AbortSignal): Promise<void>;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+export interface ProcessManagerRunnerOptions {
+  readonly clock?: () => Date;
+  readonly random?: () => number;
+  readonly replicaId?: string;
+  /** How often due work is looked for (default 200 ms). */
+  readonly pollMs?: number;
+  readonly concurrency?: number;
+  readonly logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/** Exponential back-off with full jitter, capped. */
+export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * Runs a process manager durably:
+ * 1. a checkpointed subscription to the trigger categories turns events into `WorkScheduled` on
+ *    `pm_<name>-<key>` (idempotent: a replayed trigger finds the stream already scheduled);
+ * 2. an index of open work follows the `pm_<name>` category;
+ * 3. due work is claimed with an expected-revision append (one replica wins), performed, and its
+ *    result appended; failures are retried with back-off until `maxAttempts`, then abandoned.
+ * Everything is in the store, so a restart — or another replica — resumes exactly where it stopped.
+ */
+export class ProcessManagerRunner {
+  private readonly policy: RetryPolicy;
+  private readonly clock: () => Date;
+  private readonly random: () => number;
+  readonly replicaId: string;
+  private readonly open = new Map<string, WorkState>();
+  private readonly inFlight = new Set<string>();
+  private subscriptions: Array<ReturnType<EventStore['subscribeToAll']>> = [];
+  private loops: Promise<void>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private readonly performing = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly manager: ProcessManager,
+    private readonly options: ProcessManagerRunnerOptions = {},
+  ) {
+    if (!NAME.test(manager.name)) throw new TypeError(`process manager name must match ${NAME}, got ${JSON.stringify(manager.name)}`);
+    this.policy = { ...DEFAULT_RETRY, ...manager.retry };
+    this.clock = options.clock ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.replicaId = options.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  }
+
+  get workCategory(): string {
+    return `pm_${this.manager.name}`;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    const checkpoint = await this.store.checkpoints.load(this.checkpointName);
+    const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: { streamCategories: this.manager.triggers } });
+    const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
+    this.subscriptions = [triggers, work];
+    this.loops = [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))];
+    this.timer = setInterval(() => this.runDueWork(), this.options.pollMs ?? 200);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await Promise.all(this.subscriptions.map((subscription) => subscription.close()));
+    await Promise.all(this.loops);
+    await Promise.all(this.performing);
+  }
+
+  /** Schedules work directly (without a trigger event), e.g. from a command handler. */
+  async schedule(work: ScheduledWork, context: CommandContext, trigger: JsonObject | null = null): Promise<void> {
+    await handleCommand(
+      this.store,
+      this.workStream(work.key),
+      workItemDecider,
+      { type: 'schedule', key: work.key, dueAt: work.dueAt, payload: work.payload, trigger },
+      context,
+    );
+  }
+
+  /** Open (not yet completed or abandoned) work as this replica sees it. */
+  openWork(): ReadonlyMap<string, WorkState> {
+    return this.open;
+  }
+
+  private get checkpointName(): string {
+    return `pm_${this.manager.name}_triggers`;
+  }
+
+  private workStream(key: string): string {
+    return `${this.workCategory}-${key}`;
+  }
+
+  private async followTriggers(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
+    for await (const event of subscription) {
+      for (const work of this.manager.plan(event)) {
+        await this.schedule(work, this.contextFor(event), { stream: event.streamName, revision: event.revision.toString(), event_id: event.id });
+      }
+      await this.store.checkpoints.save(this.checkpointName, event.position);
+    }
+  }
+
+  private async followWork(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
+    for await (const event of subscription) {
+      const state = workItemDecider.evolve(this.open.get(event.streamName) ?? workItemDecider.initialState, event as unknown as WorkEvent);
+      if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
+      else this.open.set(event.streamName, state);
+    }
+  }
+
+  private runDueWork(): void {
+    if (this.stopping) return;
+    const now = this.clock();
+    const limit = this.options.concurrency ?? 8;
+    for (const [stream, state] of this.open) {
+      if (this.inFlight.size >= limit) return;
+      if (this.inFlight.has(stream)) continue;
+      const due = (state.status === 'pending' && state.dueAt <= now) || (state.status === 'claimed' && state.leaseUntil <= now);
+      if (!due) continue;
+      this.inFlight.add(stream);
+      const run = this.attempt(stream).finally(() => {
+        this.inFlight.delete(stream);
+        this.performing.delete(run);
+      });
+      this.performing.add(run);
+    }
+  }
+
+  private async attempt(stream: string): Promise<void> {
+    const context = this.contextFor();
+    let claimed;
+    try {
+      claimed = await handleCommand(this.store, stream, workItemDecider, { type: 'claim', now: this.clock(), replica: this.replicaId, leaseMs: this.policy.leaseMs }, context, { maxAttempts: 1 });
+    } catch (error) {
+      if (error instanceof WorkNotClaimableError || error instanceof WrongExpectedRevisionError) return; // another replica has it
+      this.options.logger?.error({ process_manager: this.manager.name, stream, err: error }, 'could not claim work');
+      return;
+    }
+    const state = claimed.state;
+    if (state.status !== 'claimed') return;
+    const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
+    try {
+      await this.manager.perform(item, AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))));
+      await this.record(stream, { type: 'complete', replica: this.replicaId, attempt: item.attempt });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const nextAttemptAt = new Date(this.clock().getTime() + backoffDelayMs(item.attempt, this.policy, this.random));
+      this.options.logger?.warn({ process_manager: this.manager.name, key: item.key, attempt: item.attempt, err: message }, 'work attempt failed');
+      await this.record(stream, { type: 'fail', now: this.clock(), replica: this.replicaId, attempt: item.attempt, error: message.slice(0, 1000), nextAttemptAt, maxAttempts: this.policy.maxAttempts });
+    }
+  }
+
+  private async record(stream: string, command: Parameters<typeof workItemDecider.decide>[0]): Promise<void> {
+    try {
+      await handleCommand(this.store, stream, workItemDecider, command, this.contextFor());
+    } catch (error) {
+      if (error instanceof WorkClaimLostError) {
+        this.options.logger?.warn({ process_manager: this.manager.name, stream }, 'lease ran out before the result was recorded; another replica retries');
+        return;
+      }
+      throw error;
+    }
+  }
+
+  private contextFor(trigger?: RecordedEvent): CommandContext {
+    return {
+      correlationId: typeof trigger?.metadata['correlation_id'] === 'string' ? trigger.metadata['correlation_id'] : randomBytes(16).toString('hex'),
+      causationId: trigger?.id ?? `pm:${this.manager.name}`,
+      actor: { id: `process-manager:${this.manager.name}`, role: 'system' },
+      now: this.clock(),
+    };
+  }
+
+  private async guard(loop: string, running: Promise<void>): Promise<void> {
+    try {
+      await running;
+    } catch (error) {
+      // A loop that dies must be visible: readiness reports it and the operator restarts the service.
+      this.failure = error;
+      this.options.logger?.error({ process_manager: this.manager.name, loop, err: error }, 'process manager loop stopped');
+    }
+  }
+
+  failure: unknown;
+}

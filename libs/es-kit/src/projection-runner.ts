@@ -1,0 +1,126 @@
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@mission/event-store';
+
+/**
+ * A read model fed from the global order. `apply` must be deterministic and depend only on events,
+ * so that `rebuild()` from zero reproduces the same model.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly categories: readonly string[];
+  apply(event: RecordedEvent): void | Promise<void>;
+  /** Forget everything applied so far (before a rebuild). */
+  reset(): void | Promise<void>;
+  /**
+   * Projections whose model survives a restart persist it here and resume from the stored checkpoint.
+   * Without it the model lives in memory and is rebuilt from zero on every start. Delivery after a crash
+   * is at-least-once from the checkpoint, so a persisted model must apply events idempotently.
+   */
+  persist?(): void | Promise<void>;
+}
+
+export interface ProjectionRunnerOptions {
+  readonly logger?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Checkpoint at least every this many events while catching up (default 500). */
+  readonly checkpointEvery?: number;
+}
+
+/** Drives one projection from a catch-up subscription; checkpointed; rebuildable from zero. */
+export class ProjectionRunner {
+  private lastProcessed: Position | undefined;
+  private running: Promise<void> | undefined;
+  private subscription: ReturnType<EventStore['subscribeToAll']> | undefined;
+  private failure: unknown;
+  private sinceCheckpoint = 0;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly projection: Projection,
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {}
+
+  get checkpointName(): string {
+    return `projection_${this.projection.name}`;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.lastProcessed = this.projection.persist ? await this.store.checkpoints.load(this.checkpointName) : undefined;
+    if (!this.lastProcessed) await this.projection.reset();
+    this.follow();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.checkpointTimer);
+    await this.subscription?.close();
+    await this.running;
+    this.running = undefined;
+    await this.saveCheckpoint();
+  }
+
+  /**
+   * Forgets the model and replays everything from the first event. A persisted projection's stored
+   * checkpoint is overwritten by the next checkpoint of the replay.
+   */
+  async rebuild(): Promise<void> {
+    await this.stop();
+    this.lastProcessed = undefined;
+    this.failure = undefined;
+    await this.projection.reset();
+    this.follow();
+  }
+
+  private follow(): void {
+    this.subscription = this.store.subscribeToAll({
+      ...(this.lastProcessed ? { after: this.lastProcessed } : {}),
+      filter: { streamCategories: this.projection.categories },
+    });
+    this.running = this.consume(this.subscription);
+    if (this.projection.persist) {
+      // Idle projections still checkpoint, so a restart does not replay what was applied long ago.
+      this.checkpointTimer = setInterval(() => void this.saveCheckpoint().catch((error: unknown) => (this.failure = error)), 1000);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  /** True when every event that existed at the time of the call has been applied; throws if the projection failed. */
+  async isCaughtUp(): Promise<boolean> {
+    if (this.failure) throw this.failure;
+    const head = await this.store.headPosition({ streamCategories: this.projection.categories });
+    if (!head) return true;
+    return this.lastProcessed !== undefined && comparePositions(this.lastProcessed, head) >= 0;
+  }
+
+  /** Resolves once caught up with the head as of now (tests, start-up readiness). */
+  async waitUntilCaughtUp(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await this.isCaughtUp())) {
+      if (Date.now() > deadline) throw new Error(`projection ${this.projection.name} did not catch up within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private async consume(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
+    const every = this.options.checkpointEvery ?? 500;
+    try {
+      for await (const event of subscription) {
+        await this.projection.apply(event);
+        this.lastProcessed = event.position;
+        if (++this.sinceCheckpoint >= every) await this.saveCheckpoint();
+      }
+    } catch (error) {
+      // A projection that cannot apply an event stops where it is: skipping would corrupt the model.
+      this.failure = error;
+      this.options.logger?.error({ projection: this.projection.name, err: error }, 'projection stopped on an event it could not apply');
+    }
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    const position = this.lastProcessed;
+    if (!this.projection.persist || !position || this.sinceCheckpoint === 0) return;
+    // The model may already hold later events than `position`; replaying them is the idempotent case.
+    this.sinceCheckpoint = 0;
+    await this.projection.persist();
+    await this.store.checkpoints.save(this.checkpointName, position);
+  }
+}

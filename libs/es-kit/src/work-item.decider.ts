@@ -1,0 +1,79 @@
+import type { Decider, DomainEvent } from '@mission/decider';
+import type { JsonObject } from '@mission/event-store';
+
+/**
+ * One unit of durable, scheduled work of a process manager ("do X at time T"), as a decider over its
+ * own stream. Claims are appended with the stream's expected revision, so among replicas exactly one
+ * wins each attempt; a claim carries a lease so that work claimed by a crashed replica is taken over.
+ */
+export type WorkEvent =
+  | DomainEvent<'WorkScheduled', { key: string; due_at: string; payload: JsonObject; trigger: JsonObject | null }>
+  | DomainEvent<'WorkClaimed', { attempt: number; replica: string; lease_until: string }>
+  | DomainEvent<'WorkAttemptFailed', { attempt: number; error: string; next_attempt_at: string }>
+  | DomainEvent<'WorkCompleted', { attempt: number }>
+  | DomainEvent<'WorkAbandoned', { attempt: number; error: string }>;
+
+export type WorkCommand =
+  | { type: 'schedule'; key: string; dueAt: Date; payload: JsonObject; trigger: JsonObject | null }
+  | { type: 'claim'; now: Date; replica: string; leaseMs: number }
+  | { type: 'fail'; now: Date; replica: string; attempt: number; error: string; nextAttemptAt: Date; maxAttempts: number }
+  | { type: 'complete'; replica: string; attempt: number };
+
+export type WorkState =
+  | { status: 'none' }
+  | { status: 'pending'; key: string; payload: JsonObject; dueAt: Date; attempts: number }
+  | { status: 'claimed'; key: string; payload: JsonObject; attempts: number; replica: string; leaseUntil: Date }
+  | { status: 'completed' | 'abandoned'; key: string; attempts: number };
+
+export class WorkNotClaimableError extends Error {}
+export class WorkClaimLostError extends Error {}
+
+export const workItemDecider: Decider<WorkCommand, WorkEvent, WorkState> = {
+  initialState: { status: 'none' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'schedule':
+        // Re-planning the same key (a replayed trigger) is a no-op.
+        if (state.status !== 'none') return [];
+        return [{ type: 'WorkScheduled', data: { key: command.key, due_at: command.dueAt.toISOString(), payload: command.payload, trigger: command.trigger } }];
+      case 'claim': {
+        const claimable =
+          (state.status === 'pending' && state.dueAt <= command.now) || (state.status === 'claimed' && state.leaseUntil <= command.now);
+        if (!claimable) throw new WorkNotClaimableError(`work is ${state.status}`);
+        const leaseUntil = new Date(command.now.getTime() + command.leaseMs).toISOString();
+        return [{ type: 'WorkClaimed', data: { attempt: state.attempts + 1, replica: command.replica, lease_until: leaseUntil } }];
+      }
+      case 'fail':
+        assertHeldBy(state, command.replica, command.attempt);
+        if (command.attempt >= command.maxAttempts) return [{ type: 'WorkAbandoned', data: { attempt: command.attempt, error: command.error } }];
+        return [{ type: 'WorkAttemptFailed', data: { attempt: command.attempt, error: command.error, next_attempt_at: command.nextAttemptAt.toISOString() } }];
+      case 'complete':
+        assertHeldBy(state, command.replica, command.attempt);
+        return [{ type: 'WorkCompleted', data: { attempt: command.attempt } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WorkScheduled':
+        return { status: 'pending', key: event.data.key, payload: event.data.payload, dueAt: new Date(event.data.due_at), attempts: 0 };
+      case 'WorkClaimed':
+        if (state.status !== 'pending' && state.status !== 'claimed') return state;
+        return { status: 'claimed', key: state.key, payload: state.payload, attempts: event.data.attempt, replica: event.data.replica, leaseUntil: new Date(event.data.lease_until) };
+      case 'WorkAttemptFailed':
+        if (state.status !== 'claimed') return state;
+        return { status: 'pending', key: state.key, payload: state.payload, dueAt: new Date(event.data.next_attempt_at), attempts: event.data.attempt };
+      case 'WorkCompleted':
+      case 'WorkAbandoned':
+        return state.status === 'none' ? state : { status: event.type === 'WorkCompleted' ? 'completed' : 'abandoned', key: state.key, attempts: event.data.attempt };
+    }
+  },
+};
+
+function assertHeldBy(state: WorkState, replica: string, attempt: number): void {
+  // A replica whose lease ran out may have been overtaken; its late result must not be recorded.
+  if (state.status !== 'claimed' || state.replica !== replica || state.attempts !== attempt) {
+    throw new WorkClaimLostError(`claim ${replica}#${attempt} no longer holds the work (${state.status})`);
+  }
+}
