@@ -128,30 +128,27 @@ export class EmbeddedEventStore implements EventStore {
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
     this.assertOpen();
     const categories = filterCategories(options.filter);
-    let closed = false;
     const wake = new AbortController();
-    const store = this;
-    async function* events(): AsyncGenerator<RecordedEvent> {
-      let after = options.after?.commit ?? START.commit;
-      while (!closed && !store.closed) {
-        const rows = store.readPage(after, categories, PAGE_SIZE);
-        for (const row of rows) {
-          if (closed) return;
-          yield toRecordedEvent(row);
-          after = row[0];
-        }
-        if (rows.length === 0) await store.appended.next(store.pollMs, wake.signal);
-      }
-    }
-    const iterator = events();
+    const iterator = this.follow(options.after?.commit ?? START.commit, categories, wake.signal);
     return {
       [Symbol.asyncIterator]: () => iterator,
       close: async () => {
-        closed = true;
         wake.abort();
         await iterator.return(undefined);
       },
     };
+  }
+
+  private async *follow(after: bigint, categories: string[] | undefined, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
+    while (!closed.aborted && !this.closed) {
+      const rows = this.readPage(after, categories, PAGE_SIZE);
+      for (const row of rows) {
+        if (closed.aborted) return;
+        yield toRecordedEvent(row);
+        after = row[0];
+      }
+      if (rows.length === 0) await this.appended.next(this.pollMs, closed);
+    }
   }
 
   async tombstoneStream(streamName: string, options: AppendOptions = {}): Promise<void> {

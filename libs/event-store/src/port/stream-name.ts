@@ -19,7 +19,12 @@ export function categoryOf(name: string): string {
 export function isValidStreamName(name: string): boolean {
   if (name.length === 0 || name.startsWith('$')) return false;
   if (Buffer.byteLength(name, 'utf8') > MAX_STREAM_NAME_BYTES) return false;
-  return !/[\u0000-\u001f\u007f]/.test(name);
+  return ![...name].some(isControlCharacter);
+}
+
+function isControlCharacter(character: string): boolean {
+  const code = character.codePointAt(0)!;
+  return code < 0x20 || code === 0x7f;
 }
 
 export function isValidCategory(category: string): boolean {

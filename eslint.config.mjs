@@ -1,0 +1,69 @@
+import nx from '@nx/eslint-plugin';
+
+/**
+ * Architecture rules (enforced, not advisory):
+ * - type:domain is pure: no framework, no IO, no adapters, no app code — only other domain/util code.
+ * - type:application (es-kit, use cases) may use the store port but not Nest or the drivers directly.
+ * - scope:<service> code never imports the other service's code; shared code imports no service code.
+ */
+const DOMAIN_BANNED_PACKAGES = [
+  '@nestjs/*', 'express', 'better-sqlite3', '@eventstore/*', '@kurrent/*', '@grpc/*', 'pino', 'prom-client',
+  'class-validator', 'class-transformer', 'rxjs', 'jose',
+];
+const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'child_process', 'cluster', 'worker_threads', 'tls', 'dns']
+  .flatMap((name) => [name, `node:${name}`]);
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  {
+    ignores: ['**/dist', '**/node_modules', 'data/**', 'coverage/**', '.nx/**', 'tmp/**'],
+  },
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allowCircularSelfDependency: false,
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:feature', 'type:application', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:application', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:platform', 'type:application', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:application', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util'],
+              bannedExternalImports: DOMAIN_BANNED_PACKAGES,
+            },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['*'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:issuer', onlyDependOnLibsWithTags: ['scope:issuer', 'scope:shared'] },
+            { sourceTag: 'scope:person-server', onlyDependOnLibsWithTags: ['scope:person-server', 'scope:shared'] },
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Domain code decides; it never performs IO, even through Node's own modules.
+    files: ['libs/decider/src/**/*.ts', 'libs/*/domain/src/**/*.ts', 'libs/**/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: IO_MODULES.map((name) => ({ name, message: 'domain code performs no IO' })), patterns: ['@nestjs/*'] }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'domain code performs no IO' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'time comes in the command' }],
+    },
+  },
+  {
+    // strict TypeScript already makes every `!` a visible, reviewed decision.
+    files: ['**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];
