@@ -1,0 +1,63 @@
+/**
+ * Event-store benchmark (a script, not a test): `npm run bench:event-store`.
+ * Prints, for the embedded adapter on this machine: acknowledged single-event appends/s with 1 and
+ * with 64 concurrent writers (durable: synchronous=FULL), full-read events/s from position 0, peak RSS.
+ * Options: BENCH_READ_EVENTS (default 1000000), BENCH_APPENDS (default 20000), BENCH_DIR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedEventStore, type EventStore } from '@mission/event-store';
+
+const readEvents = Number(process.env['BENCH_READ_EVENTS'] ?? 1_000_000);
+const appends = Number(process.env['BENCH_APPENDS'] ?? 20_000);
+const payload = { mission_id: 'msn_0123456789abcdefghijkl', state: 'active', reason: 'benchmark', version: 1 };
+
+async function appendWithWriters(store: EventStore, writers: number, total: number, label: string): Promise<void> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      let revision: bigint | 'no_stream' = 'no_stream';
+      while (next < total) {
+        next++;
+        const result = await store.appendToStream(`bench${label}-w${writer}`, [{ type: 'MissionChanged', data: payload }], { expectedRevision: revision });
+        revision = result.nextExpectedRevision;
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  console.log(`appends/s, ${String(writers).padStart(2)} writer(s), 1 event each: ${Math.round(total / seconds).toLocaleString('en')} (${total} in ${seconds.toFixed(2)} s)`);
+}
+
+async function fill(store: EventStore, count: number): Promise<void> {
+  const batch = Array.from({ length: 1000 }, () => ({ type: 'MissionChanged', data: payload }));
+  for (let written = 0; written < count; written += batch.length) {
+    await store.appendToStream(`fill-${written / batch.length}`, batch.slice(0, Math.min(batch.length, count - written)));
+  }
+}
+
+async function readAll(store: EventStore): Promise<void> {
+  const started = process.hrtime.bigint();
+  let count = 0;
+  for await (const event of store.readAll()) if (event.type) count++;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  console.log(`full read from position 0: ${Math.round(count / seconds).toLocaleString('en')} events/s (${count.toLocaleString('en')} events in ${seconds.toFixed(2)} s)`);
+}
+
+const dir = process.env['BENCH_DIR'] ?? mkdtempSync(join(tmpdir(), 'bench-event-store-'));
+try {
+  console.log(`embedded event store benchmark, node ${process.version}, data in ${dir}`);
+  const store = await EmbeddedEventStore.open({ dataDir: dir });
+  await appendWithWriters(store, 1, Math.min(appends, 10_000), 'single');
+  await appendWithWriters(store, 64, appends, 'many');
+  const already = (await store.headPosition())?.commit ?? 0n;
+  await fill(store, Math.max(0, readEvents - Number(already)));
+  await store.close();
+  const reader = await EmbeddedEventStore.open({ dataDir: dir });
+  await readAll(reader);
+  await reader.close();
+  console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+} finally {
+  if (!process.env['BENCH_DIR']) rmSync(dir, { recursive: true, force: true });
+}
