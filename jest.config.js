@@ -17,4 +17,5 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/tools/jest/summary-reporter.cjs'],
 };
