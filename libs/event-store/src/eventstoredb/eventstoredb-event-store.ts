@@ -1,0 +1,275 @@
+import type { AllStreamResolvedEvent, ReadPosition, RecordedEvent as ClientRecordedEvent, ResolvedEvent } from '@eventstore/db-client';
+import type {
+  AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ReadAllOptions, ReadStreamOptions,
+  RecordedEvent, SubscribeToAllOptions,
+} from '../port/event-store.js';
+import { EventStoreError, EventStoreStartupError, EventStoreUnavailableError, InvalidEventError } from '../port/errors.js';
+import { comparePositions, type Position } from '../port/position.js';
+import { isValidCategory } from '../port/stream-name.js';
+import { assertExpectedRevision, assertStreamName, serializeEvents } from '../port/validate-events.js';
+import { ResubscribingAllSubscription } from './esdb-all-subscription.js';
+import { EventStoreDbCheckpointStore } from './esdb-checkpoints.js';
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, type EsdbClient } from './esdb-client.js';
+import { isStreamNotFound, toPortError } from './esdb-errors.js';
+import { AllEventsView, expectedRevisionOption, isAfter, positionOf, toClientEvents, toRecordedEvent } from './esdb-events.js';
+import { consoleLogger, redactConnectionString, type EventStoreDbLogger } from './esdb-logger.js';
+
+export interface EventStoreDbOptions {
+  /** e.g. `esdb://localhost:2113?tls=false`; may carry credentials, which are never logged. */
+  connectionString: string;
+  logger?: EventStoreDbLogger;
+  /** Category of the checkpoint streams (`<prefix>-<consumer>`); `checkpoint` by default. */
+  checkpointStreamPrefix?: string;
+}
+
+/** Events per server read: bounds memory per page and lets an abandoned read stop early. */
+const PAGE_SIZE = 500;
+const PING_TIMEOUT_MS = 5_000;
+
+/**
+ * The EventStoreDB / KurrentDB adapter, over `@eventstore/db-client` 6.2.1 (gRPC).
+ *
+ * Input is validated with the port's own rules before anything goes on the wire, so both adapters
+ * refuse the same things with the same errors. Client errors are translated by toPortError; the
+ * client reconnects by itself after a transport failure, and calls made while it cannot reach the
+ * server fail with EventStoreUnavailableError. See docs/decisions/0002.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  readonly kind = 'eventstoredb' as const;
+  readonly checkpoints: CheckpointStore;
+  private readonly subscriptions = new Set<ResubscribingAllSubscription>();
+  private closed = false;
+
+  static async connect(options: EventStoreDbOptions): Promise<EventStoreDbEventStore> {
+    const logger = options.logger ?? consoleLogger;
+    const checkpointCategory = options.checkpointStreamPrefix ?? 'checkpoint';
+    if (!isValidCategory(checkpointCategory)) {
+      throw new EventStoreStartupError(`checkpointStreamPrefix must be a stream category (letters, digits, _), got ${JSON.stringify(checkpointCategory)}`);
+    }
+    const endpoint = redactConnectionString(options.connectionString);
+    let client: EsdbClient;
+    try {
+      client = EventStoreDBClient.connectionString(options.connectionString);
+    } catch (error) {
+      throw new EventStoreStartupError(`invalid EventStoreDB connection string ${endpoint}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    const store = new EventStoreDbEventStore(client, checkpointCategory, logger);
+    try {
+      await store.ping();
+      logger.info({ event_store: 'eventstoredb', endpoint }, `event store: EventStoreDB at ${endpoint}`);
+    } catch (error) {
+      // Start anyway: the server may come up after us (compose, rolling restarts); ping() reports readiness.
+      logger.warn(
+        { event_store: 'eventstoredb', endpoint, err: error instanceof Error ? error.message : String(error) },
+        'EventStoreDB is not reachable yet; calls fail with EventStoreUnavailableError until it is',
+      );
+    }
+    return store;
+  }
+
+  private constructor(
+    private readonly client: EsdbClient,
+    private readonly checkpointCategory: string,
+    private readonly logger: EventStoreDbLogger,
+  ) {
+    this.checkpoints = new EventStoreDbCheckpointStore(this, client, checkpointCategory, logger);
+  }
+
+  async appendToStream(streamName: string, events: readonly EventData[], options: AppendOptions = {}): Promise<AppendResult> {
+    this.assertOpen();
+    const serialized = serializeEvents(streamName, events);
+    const expected = options.expectedRevision ?? 'any';
+    assertExpectedRevision(expected);
+    try {
+      const result = await this.client.appendToStream(streamName, toClientEvents(serialized), expectedRevisionOption(expected));
+      if (!result.position) throw new EventStoreError(`append to ${streamName}: EventStoreDB returned no position`);
+      return { nextExpectedRevision: result.nextExpectedRevision, position: { commit: result.position.commit, prepare: result.position.prepare } };
+    } catch (error) {
+      throw toPortError(error, { operation: 'append to', streamName, expected });
+    }
+  }
+
+  async *readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const backwards = options.direction === 'backwards';
+    let remaining = readLimit(options.maxCount);
+    let from = startRevision(options.fromRevision, backwards);
+    // Nothing to read, but a tombstoned stream still has to say so, as it does in the embedded store.
+    if (remaining === 0 || (backwards && from === 'start') || (!backwards && from === 'end')) {
+      await this.streamRevision(streamName);
+      return;
+    }
+    while (remaining > 0) {
+      const size = Math.min(PAGE_SIZE, remaining);
+      const page = await this.readStreamPage(streamName, from, backwards, size);
+      for (const event of page) yield event;
+      if (page.length < size) return;
+      remaining -= page.length;
+      const last = page[page.length - 1]!.revision;
+      if (backwards && last === 0n) return;
+      from = backwards ? last - 1n : last + 1n;
+    }
+  }
+
+  async streamRevision(streamName: string): Promise<bigint | 'no_stream'> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const [last] = await this.readStreamPage(streamName, END, true, 1);
+    return last ? last.revision : 'no_stream';
+  }
+
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
+    this.assertOpen();
+    const view = new AllEventsView(options.filter, this.checkpointCategory);
+    let remaining = readLimit(options.maxCount);
+    if (remaining === 0 || view.matchesNothing) return;
+    let cursor = options.after === undefined ? undefined : checkedPosition(options.after, 'after');
+    for (;;) {
+      // The server reads forwards *from* a position, inclusively: the event at `cursor` comes back and is skipped.
+      const page = await this.readAllPage(cursor ?? START, false);
+      let advanced = false;
+      for (const event of page) {
+        const position = positionOf(event);
+        if (!isAfter(position, cursor)) continue;
+        cursor = position;
+        advanced = true;
+        if (!view.shows(event)) continue;
+        yield toRecordedEvent(event);
+        if (--remaining === 0) return;
+      }
+      if (page.length < PAGE_SIZE || !advanced) return;
+    }
+  }
+
+  async headPosition(filter?: AllFilter): Promise<Position | undefined> {
+    this.assertOpen();
+    const view = new AllEventsView(filter, this.checkpointCategory);
+    if (view.matchesNothing) return undefined;
+    let cursor: Position | undefined;
+    for (;;) {
+      const page = await this.readAllPage(cursor ?? END, true);
+      let advanced = false;
+      for (const event of page) {
+        const position = positionOf(event);
+        if (cursor && comparePositions(position, cursor) >= 0) continue;
+        cursor = position;
+        advanced = true;
+        if (view.shows(event)) return position;
+      }
+      if (page.length < PAGE_SIZE || !advanced) return undefined;
+    }
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
+    this.assertOpen();
+    const subscription = new ResubscribingAllSubscription({
+      client: this.client,
+      view: new AllEventsView(options.filter, this.checkpointCategory),
+      after: options.after === undefined ? undefined : checkedPosition(options.after, 'after'),
+      logger: this.logger,
+      onFinished: (finished) => this.subscriptions.delete(finished),
+    });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async tombstoneStream(streamName: string, options: AppendOptions = {}): Promise<void> {
+    this.assertOpen();
+    assertStreamName(streamName);
+    const expected = options.expectedRevision ?? 'any';
+    assertExpectedRevision(expected);
+    try {
+      // The client's type leaves out stream_exists, which its implementation and the server both accept.
+      const option = expectedRevisionOption(expected) as Parameters<EsdbClient['tombstoneStream']>[1];
+      await this.client.tombstoneStream(streamName, option);
+    } catch (error) {
+      throw toPortError(error, { operation: 'tombstone', streamName, expected });
+    }
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new EventStoreUnavailableError('EventStoreDB event store is closed');
+    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EventStoreUnavailableError(`EventStoreDB did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([drain(read), timeout]);
+    } catch (error) {
+      const mapped = toPortError(error, { operation: 'ping' });
+      throw mapped instanceof EventStoreUnavailableError ? mapped : new EventStoreUnavailableError(`EventStoreDB ping failed: ${mapped.message}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      if (!read.destroyed) {
+        await read.cancel().catch(() => undefined);
+        read.destroy();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    await this.client.dispose();
+  }
+
+  private async readStreamPage(streamName: string, from: bigint | 'start' | 'end', backwards: boolean, maxCount: number): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      const read = this.client.readStream(streamName, { fromRevision: from, direction: backwards ? BACKWARDS : FORWARDS, maxCount });
+      for await (const resolved of read as AsyncIterable<ResolvedEvent>) {
+        if (resolved.event) events.push(toRecordedEvent(resolved.event as ClientRecordedEvent));
+      }
+    } catch (error) {
+      // Only "no such stream" means empty; a tombstoned stream is an error of its own (StreamDeletedError).
+      if (isStreamNotFound(error)) return [];
+      throw toPortError(error, { operation: 'read', streamName });
+    }
+    return events;
+  }
+
+  private async readAllPage(from: ReadPosition, backwards: boolean): Promise<ClientRecordedEvent[]> {
+    const events: ClientRecordedEvent[] = [];
+    try {
+      const read = this.client.readAll({ fromPosition: from, direction: backwards ? BACKWARDS : FORWARDS, maxCount: PAGE_SIZE });
+      for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+        if (resolved.event) events.push(resolved.event);
+      }
+    } catch (error) {
+      throw toPortError(error, { operation: 'read $all' });
+    }
+    return events;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreUnavailableError('EventStoreDB event store is closed');
+  }
+}
+
+async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
+  for await (const item of iterable) void item;
+}
+
+function readLimit(maxCount: number | undefined): number {
+  if (maxCount === undefined) return Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new InvalidEventError(`maxCount must be a non-negative integer, got ${maxCount}`);
+  return maxCount;
+}
+
+function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boolean): bigint | 'start' | 'end' {
+  if (from === undefined) return backwards ? 'end' : 'start';
+  if (from === 'start' || from === 'end') return from;
+  if (typeof from !== 'bigint' || from < 0n) throw new InvalidEventError('fromRevision must be start, end or a bigint ≥ 0');
+  return from;
+}
+
+function checkedPosition(position: Position, name: string): Position {
+  const valid = (half: unknown) => typeof half === 'bigint' && half >= 0n;
+  if (!valid(position?.commit) || !valid(position?.prepare)) throw new InvalidEventError(`${name} must be a position with bigint commit and prepare`);
+  return { commit: position.commit, prepare: position.prepare };
+}
