@@ -1,0 +1,96 @@
+import {
+  absoluteUrl,
+  array,
+  boolean,
+  integer,
+  object,
+  oneOf,
+  optional,
+  publicJwks,
+  refine,
+  string,
+  withDefault,
+  type Infer,
+  type JsonPath,
+} from '@mission/platform';
+
+const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+/** AAuth agent identifiers as registered for persons, e.g. `aauth:assistant@agents.example`. */
+const AGENT_ID = /^aauth:[A-Za-z0-9._~+-]+@[A-Za-z0-9.-]+(:[0-9]{1,5})?$/;
+
+/** An issuer identifier: absolute http(s) URL, no query, no fragment, no trailing slash. */
+const issuerIdentifier = refine(absoluteUrl(), (value, at) => {
+  if (value.endsWith('/')) at.fail(`must not end with "/", got ${JSON.stringify(value)}`);
+});
+
+/** Inline keys, or a `jwks_uri`, or neither (keys discovered from the party's well-known metadata); never both. */
+function exclusiveKeySource(entry: { jwks?: unknown; jwks_uri?: string }, at: JsonPath): void {
+  if (entry.jwks !== undefined && entry.jwks_uri !== undefined) at.key('jwks_uri').fail('give either jwks or jwks_uri, not both');
+}
+
+const principalSchema = refine(
+  object({
+    id: string({ maxLength: 255, pattern: /^[\x21-\x7e]+$/, patternHint: 'printable ASCII without spaces' }),
+    role: oneOf(['person', 'admin'] as const),
+    jkt: string({ pattern: JWK_THUMBPRINT, patternHint: 'a SHA-256 JWK thumbprint (RFC 7638, 43 base64url characters)' }),
+    tenant: string({ maxLength: 255 }),
+    agents: optional(array(string({ maxLength: 255, pattern: AGENT_ID, patternHint: 'an agent identifier such as "aauth:assistant@agents.example"' }), {
+      uniqueBy: { key: (agent) => agent, what: 'agent' },
+    })),
+  }),
+  (principal, at) => {
+    if (principal.role === 'admin' && principal.agents !== undefined) at.key('agents').fail('only principals with role "person" own agents');
+  },
+);
+
+const agentProviderSchema = refine(
+  object({ issuer: issuerIdentifier, jwks: optional(publicJwks()), jwks_uri: optional(absoluteUrl()) }),
+  exclusiveKeySource,
+);
+
+const resourceSchema = refine(
+  object({
+    issuer: issuerIdentifier,
+    jwks: optional(publicJwks()),
+    jwks_uri: optional(absoluteUrl()),
+    /** Usually read from the resource's metadata; configured here it takes precedence. */
+    revocation_endpoint: optional(absoluteUrl({ allowQuery: true })),
+  }),
+  exclusiveKeySource,
+);
+
+const rateLimitsSchema = object({
+  per_caller_per_minute: withDefault(integer(1, 1_000_000), 600),
+  per_source_per_minute: withDefault(integer(1, 10_000_000), 6000),
+});
+
+/** The Person Server's CONFIG_FILE (DESIGN 5): management principals, trusted agent providers and resources, limits. */
+export const personServerConfigSchema = refine(
+  object(
+    {
+      principals: array(principalSchema, { maxItems: 100_000, uniqueBy: { key: (principal) => principal.id, what: 'principal id' } }),
+      agent_providers: withDefault(array(agentProviderSchema, { uniqueBy: { key: (provider) => provider.issuer, what: 'issuer' } }), []),
+      resources: withDefault(array(resourceSchema, { uniqueBy: { key: (resource) => resource.issuer, what: 'issuer' } }), []),
+      // Unless the deployment says otherwise, assume access that the PS cannot track exists, so a
+      // token residual is never reported complete by mistake (DESIGN 3.3).
+      untracked_access_modes: withDefault(boolean(), true),
+      status_freshness_seconds: withDefault(integer(1, 3_600), 30),
+      rate_limits: withDefault(rateLimitsSchema, { per_caller_per_minute: 600, per_source_per_minute: 6000 }),
+    },
+    { unknownKeys: 'warn' },
+  ),
+  (config, at) => {
+    // One key, one principal: the signature key is what identifies a person or an administrator.
+    const owners = new Map<string, number>();
+    config.principals.forEach((principal, position) => {
+      const first = owners.get(principal.jkt);
+      if (first !== undefined) at.key('principals').index(position).key('jkt').fail(`is already registered for principals[${first}]`);
+      owners.set(principal.jkt, position);
+    });
+  },
+);
+
+export type PersonServerConfig = Infer<typeof personServerConfigSchema>;
+export type ManagementPrincipal = PersonServerConfig['principals'][number];
+export type AgentProvider = PersonServerConfig['agent_providers'][number];
+export type TrustedResource = PersonServerConfig['resources'][number];

@@ -1,0 +1,11 @@
+import type { ServiceDefinition } from '@mission/platform';
+import { AppModule } from './app.module.js';
+import { personServerConfigSchema, type PersonServerConfig } from './config/person-server-config.js';
+
+/** The Person Server as `startService` runs it; the e2e tests start the same definition in-process. */
+export const personServerService: ServiceDefinition<PersonServerConfig> = {
+  name: 'person-server',
+  module: AppModule,
+  defaults: { port: 4001, dataDir: './data/person-server', configFile: 'config/person-server.json' },
+  configSchema: personServerConfigSchema,
+};

@@ -1,0 +1,103 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream, Logger } from 'pino';
+import { loadConfigFile } from '../config/config-file.js';
+import { readServiceSettings, type ServiceSettings } from '../config/service-settings.js';
+import { EventStoreModule } from '../event-store/event-store.module.js';
+import { ReadinessRegistry } from '../health/readiness.js';
+import { installBodyParsers } from '../http/body-parsers.js';
+import { ErrorResponseFilter } from '../http/error-response.filter.js';
+import { observeRequests } from '../http/request-observer.js';
+import { createLogger } from '../logging/create-logger.js';
+import { NestPinoLogger } from '../logging/nest-logger.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { PlatformModule } from '../platform.module.js';
+import { drainHttpServer } from './drain-http-server.js';
+import type { ServiceDefinition } from './service-definition.js';
+
+export interface BootstrapOptions {
+  /** Defaults to `process.env`; tests pass their own. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Base for relative DATA_DIR / CONFIG_FILE paths; defaults to the working directory. */
+  readonly cwd?: string;
+  /** Where JSON log lines go; defaults to standard output. */
+  readonly logDestination?: DestinationStream;
+}
+
+export interface RunningService {
+  readonly app: NestExpressApplication;
+  readonly settings: ServiceSettings;
+  readonly logger: Logger;
+  /** The port actually bound (differs from PORT when PORT is 0). */
+  readonly port: number;
+  /** A URL that reaches this process directly, e.g. `http://127.0.0.1:54321` (BASE_URL may point at a proxy). */
+  readonly listenUrl: string;
+  /** Graceful stop: refuse new connections, let requests in flight finish (bounded), close the store. Idempotent. */
+  stop(reason: string): Promise<void>;
+}
+
+/**
+ * Builds and starts a service without touching the process (no exit, no signal handlers): the e2e
+ * tests run it in-process, and `startService` wraps it for `main.ts`. Configuration is validated
+ * before Nest starts, so a bad value fails fast with a ConfigError.
+ */
+export async function bootstrapService<Config>(definition: ServiceDefinition<Config>, options: BootstrapOptions = {}): Promise<RunningService> {
+  const { settings, warnings } = readServiceSettings(definition.name, definition.defaults, options.env ?? process.env, options.cwd);
+  const logger = createLogger({
+    serviceName: definition.name,
+    level: settings.logLevel,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
+  for (const warning of warnings) logger.warn(warning);
+  const { value: config, warnings: configWarnings } = loadConfigFile(settings, definition.configSchema);
+  for (const warning of configWarnings) logger.warn({ config_file: settings.configFile }, warning);
+  logger.info({ config_file: settings.configFilePath, data_dir: settings.dataDir }, `${definition.name} starting`);
+
+  const metrics = new ServiceMetrics(definition.name);
+  const app = await NestFactory.create<NestExpressApplication>(
+    {
+      module: class ServiceRootModule {},
+      imports: [PlatformModule.forService({ settings, config, logger, metrics }), EventStoreModule, definition.module],
+    },
+    new ExpressAdapter(),
+    {
+      logger: new NestPinoLogger(logger),
+      // Raw bytes stay on req.rawBody for content digests and strict JSON parsing; parsers are installed below with limits.
+      rawBody: true,
+      bodyParser: false,
+      // Nest would otherwise abort() the process on a start-up error; callers decide what to do instead.
+      abortOnError: false,
+    },
+  );
+  app.disable('x-powered-by');
+  app.use(observeRequests(logger, metrics));
+  installBodyParsers(app, settings.requestBodyLimitBytes);
+  app.useGlobalFilters(new ErrorResponseFilter(logger));
+
+  try {
+    await app.listen(settings.port);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const server = app.getHttpServer() as Server;
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, base_url: settings.baseUrl }, `listening on ${settings.baseUrl}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info({ reason, timeout_ms: settings.shutdownTimeoutMs }, 'shutting down: refusing new connections, finishing requests in flight');
+      app.get(ReadinessRegistry).markShuttingDown();
+      const { forced } = await drainHttpServer(server, settings.shutdownTimeoutMs);
+      if (forced) logger.warn({ timeout_ms: settings.shutdownTimeoutMs }, 'requests still in flight at the shutdown deadline were cut off');
+      await app.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { app, settings, logger, port, listenUrl: `http://127.0.0.1:${port}`, stop };
+}

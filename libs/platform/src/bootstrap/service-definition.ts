@@ -1,0 +1,14 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { Schema } from '../config/schema.js';
+import type { ServiceDefaults } from '../config/service-settings.js';
+
+/** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
+export interface ServiceDefinition<Config> {
+  /** Short name, used in logs and metrics (`issuer`, `person-server`). */
+  readonly name: string;
+  /** The app's root Nest module; platform providers are global, so it can inject them directly. */
+  readonly module: Type<unknown> | DynamicModule;
+  readonly defaults: ServiceDefaults;
+  /** Validates CONFIG_FILE; the result is provided as `SERVICE_CONFIG`. */
+  readonly configSchema: Schema<Config>;
+}

@@ -1,0 +1,46 @@
+import { bootstrapService, type RunningService } from './bootstrap-service.js';
+import { describeStartupFailure } from './describe-startup-failure.js';
+import type { ServiceDefinition } from './service-definition.js';
+
+/**
+ * Entry point for an app's `main.ts`: starts the service, or prints one clear line to stderr and exits 1;
+ * then turns SIGTERM/SIGINT into a graceful stop and exit 0. A second signal during the stop exits at once.
+ */
+export async function startService<Config>(definition: ServiceDefinition<Config>): Promise<RunningService> {
+  let running: RunningService;
+  try {
+    running = await bootstrapService(definition);
+  } catch (error) {
+    process.stderr.write(`${describeStartupFailure(error)}\n`);
+    process.exit(1);
+  }
+  const { logger } = running;
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.once(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM', () => {
+      logger.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    });
+    running.stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+
+  // Anything that escapes every handler leaves the process in an unknown state: log it as JSON and exit
+  // so the supervisor restarts a clean one.
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.fatal({ err: reason }, 'unhandled promise rejection: exiting');
+    process.exit(1);
+  });
+  return running;
+}

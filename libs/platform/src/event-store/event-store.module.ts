@@ -1,0 +1,60 @@
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { openEventStore, type EventStore } from '@mission/event-store';
+import type { Logger } from 'pino';
+import type { ServiceSettings } from '../config/service-settings.js';
+import { ReadinessRegistry } from '../health/readiness.js';
+import { EVENT_STORE, LOGGER, SERVICE_SETTINGS } from '../tokens.js';
+
+/** Registers the store's readiness check and closes the store last, after the HTTP server has drained. */
+@Injectable()
+export class EventStoreLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register({
+      name: 'event-store',
+      check: async () => {
+        try {
+          await this.store.ping();
+          return { ok: true };
+        } catch (error) {
+          this.logger.warn({ err: error }, 'readiness: event store does not answer');
+          return { ok: false, detail: `${this.store.kind} event store does not answer` };
+        }
+      },
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+    this.logger.info({ event_store: this.store.kind }, 'event store closed');
+  }
+}
+
+/**
+ * Opens the service's event store (embedded SQLite under DATA_DIR, or EventStoreDB when
+ * EVENTSTORE_CONNECTION_STRING is set) and provides it as `EVENT_STORE`. A store that cannot be opened
+ * fails application start-up with the store's own error, which `startService` reports and exits on.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: EVENT_STORE,
+      inject: [SERVICE_SETTINGS, LOGGER],
+      useFactory: (settings: ServiceSettings, logger: Logger): Promise<EventStore> =>
+        openEventStore({
+          ...(settings.eventStoreConnectionString !== undefined ? { connectionString: settings.eventStoreConnectionString } : {}),
+          dataDir: settings.dataDir,
+          logger: logger.child({ component: 'event-store' }),
+        }),
+    },
+    EventStoreLifecycle,
+  ],
+  exports: [EVENT_STORE],
+})
+export class EventStoreModule {}

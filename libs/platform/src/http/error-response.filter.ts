@@ -1,0 +1,92 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ProtocolError, type ProtocolErrorMember } from './protocol-error.js';
+
+interface ErrorReply {
+  readonly status: number;
+  readonly body: Record<string, ProtocolErrorMember>;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contentType: string;
+}
+
+/** OAuth-style codes for the statuses Nest and Express raise on their own (no route, body too large…). */
+const CODE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'access_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  411: 'invalid_request',
+  413: 'invalid_request',
+  414: 'invalid_request',
+  415: 'invalid_request',
+  422: 'invalid_request',
+  429: 'too_many_requests',
+  503: 'temporarily_unavailable',
+};
+
+/**
+ * The single place errors become responses: protocol errors and Nest HTTP exceptions keep their status
+ * with an OAuth-shaped body and `Cache-Control: no-store`; anything else is a bug and becomes
+ * `500 {"error":"server_error"}` with the details only in the log.
+ */
+@Catch()
+export class ErrorResponseFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const reply = this.toReply(exception, request);
+    if (response.headersSent) {
+      // Too late for a status: cut the connection so the client sees a failure, not a truncated success.
+      response.destroy();
+      return;
+    }
+    response.status(reply.status);
+    for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('Content-Type', `${reply.contentType}; charset=utf-8`);
+    response.send(JSON.stringify(reply.body));
+  }
+
+  private toReply(exception: unknown, request: Request): ErrorReply {
+    if (exception instanceof ProtocolError) {
+      if (exception.status >= 500) this.logger.warn({ err: exception, method: request.method, path: request.path }, 'request answered with a server-side protocol error');
+      return { status: exception.status, body: exception.toBody(), headers: exception.headers, contentType: exception.contentType };
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const status = exception.getStatus();
+      const description = describeHttpException(exception);
+      return {
+        status,
+        body: { error: CODE_BY_STATUS[status] ?? 'invalid_request', ...(description ? { error_description: description } : {}) },
+        headers: {},
+        contentType: 'application/json',
+      };
+    }
+    const status = exception instanceof HttpException ? exception.getStatus() : 500;
+    this.logger.error({ err: exception, method: request.method, path: request.path, status }, 'request failed with an unexpected error');
+    return {
+      status,
+      body: { error: status === 503 ? 'temporarily_unavailable' : 'server_error' },
+      headers: {},
+      contentType: 'application/json',
+    };
+  }
+}
+
+/** The message a 4xx HttpException was built with; Nest's default wrapper object is unwrapped. */
+function describeHttpException(exception: HttpException): string | undefined {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.filter((part) => typeof part === 'string').join('; ');
+  return undefined;
+}

@@ -1,0 +1,30 @@
+export { bootstrapService, type BootstrapOptions, type RunningService } from './bootstrap/bootstrap-service.js';
+export { describeStartupFailure } from './bootstrap/describe-startup-failure.js';
+export type { ServiceDefinition } from './bootstrap/service-definition.js';
+export { startService } from './bootstrap/start-service.js';
+export { ConfigError, describeValue } from './config/config-error.js';
+export { loadConfigFile } from './config/config-file.js';
+export { publicJwk, publicJwks, type JwksRules, type PublicJwk, type PublicJwks } from './config/jwk-schema.js';
+export * from './config/schema.js';
+export {
+  DEFAULT_REQUEST_BODY_LIMIT_BYTES,
+  DEFAULT_SHUTDOWN_TIMEOUT_SECONDS,
+  LOG_LEVELS,
+  readServiceSettings,
+  type LogLevel,
+  type ReadSettingsResult,
+  type ServiceDefaults,
+  type ServiceSettings,
+} from './config/service-settings.js';
+export { EventStoreLifecycle, EventStoreModule } from './event-store/event-store.module.js';
+export { ReadinessRegistry, type ReadinessCheck, type ReadinessReport, type ReadinessResult } from './health/readiness.js';
+export { ErrorResponseFilter } from './http/error-response.filter.js';
+export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from './http/protocol-error.js';
+export { REQUEST_ID_HEADER } from './http/request-observer.js';
+export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './keys/load-signing-keys.js';
+export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';
+export { createLogger, type CreateLoggerOptions, type Logger } from './logging/create-logger.js';
+export { NestPinoLogger } from './logging/nest-logger.js';
+export { ServiceMetrics } from './metrics/service-metrics.js';
+export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
+export { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';

@@ -1,0 +1,48 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { ServiceSettings } from './config/service-settings.js';
+import { HealthController } from './health/health.controller.js';
+import { ReadinessRegistry } from './health/readiness.js';
+import { JwksController } from './keys/jwks.controller.js';
+import { loadSigningKeys } from './keys/load-signing-keys.js';
+import { SigningKeys } from './keys/signing-keys.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+
+export interface PlatformModuleOptions {
+  readonly settings: ServiceSettings;
+  /** The validated CONFIG_FILE content. */
+  readonly config: unknown;
+  readonly logger: Logger;
+  readonly metrics: ServiceMetrics;
+}
+
+/**
+ * What every service gets: settings, config, logger, metrics, readiness registry, signing keys, and the
+ * /healthz, /readyz, /metrics and /jwks endpoints. Global, so app modules inject these without imports.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forService(options: PlatformModuleOptions): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      controllers: [HealthController, MetricsController, JwksController],
+      providers: [
+        { provide: SERVICE_SETTINGS, useValue: options.settings },
+        { provide: SERVICE_CONFIG, useValue: options.config },
+        { provide: LOGGER, useValue: options.logger },
+        { provide: ServiceMetrics, useValue: options.metrics },
+        ReadinessRegistry,
+        {
+          provide: SigningKeys,
+          inject: [SERVICE_SETTINGS, LOGGER],
+          useFactory: (settings: ServiceSettings, logger: Logger) => loadSigningKeys(settings, logger),
+        },
+      ],
+      exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys],
+    };
+  }
+}
