@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import type { ExpectedRevision } from '../port/event-store.js';
 import {
   EventStoreError, EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError,
@@ -61,13 +62,24 @@ export function isStreamNotFound(error: unknown): boolean {
 
 /**
  * A subscription failure worth re-subscribing after: anything the server or the transport reports,
- * except a refusal that retrying cannot fix. Errors of our own (a foreign event we cannot map)
- * are not retried either: re-reading would hit them again.
+ * except a refusal that retrying cannot fix (bad request, unknown position, no permission).
+ * Errors of our own (a foreign event we cannot map) are not retried either: re-reading would hit
+ * them again.
  */
 export function isRetryableSubscriptionError(error: unknown): boolean {
   const converted = isTransportShaped(error) ? convertToCommandError(error) : error;
-  return converted instanceof Error && isCommandError(converted) && !(converted instanceof AccessDeniedError) && !(converted instanceof InvalidArgumentError);
+  if (!(converted instanceof Error) || !isCommandError(converted)) return false;
+  if (converted instanceof AccessDeniedError || converted instanceof InvalidArgumentError) return false;
+  return !NOT_RETRYABLE_CODES.has((converted as { code?: unknown }).code as status);
 }
+
+const NOT_RETRYABLE_CODES = new Set<status>([
+  status.INVALID_ARGUMENT,
+  status.OUT_OF_RANGE,
+  status.PERMISSION_DENIED,
+  status.UNAUTHENTICATED,
+  status.UNIMPLEMENTED,
+]);
 
 function fromClientExpected(expected: unknown): ExpectedRevision {
   if (expected === 'no_stream' || expected === 'stream_exists' || expected === 'any') return expected;

@@ -43,6 +43,12 @@ export interface EventStoreDbStandInOptions {
   readonly port?: number;
   /** Advertise and serve `BatchAppend` as real servers do; by default the client falls back to `Append`. */
   readonly batchAppend?: boolean;
+  /**
+   * Misbehave: start subscriptions *at* the given position instead of after it, re-sending the event
+   * there. Real servers resume strictly after it (EventStore's Enumerator.AllSubscription skips
+   * `position <= checkpoint`); this proves the adapter does not depend on that.
+   */
+  readonly resendEventAtSubscriptionStart?: boolean;
 }
 
 export interface EventStoreDbStandIn {
@@ -67,7 +73,7 @@ export async function startEventStoreDbStandIn(backing: EventStore, options: Eve
   const record = (request: StandInRequest) => void requests.push(request);
 
   const server = new Server();
-  const readContext = { log, record, subscriptions, isClosing: () => closing };
+  const readContext = { log, record, subscriptions, isClosing: () => closing, inclusiveStart: options.resendEventAtSubscriptionStart ?? false };
   server.addService(streamsGrpc.StreamsService, {
     read: (call: ServerWritableStream<streams.ReadReq, streams.ReadResp>) => handleRead(readContext, call),
     append: handleAppend.bind(undefined, { log, record }),
@@ -105,6 +111,7 @@ export async function startEventStoreDbStandIn(backing: EventStore, options: Eve
     },
     wirePosition: (position) => toWirePosition(position),
     close: async () => {
+      if (closing) return;
       closing = true;
       dropSubscriptions();
       await new Promise<void>((resolve) => {

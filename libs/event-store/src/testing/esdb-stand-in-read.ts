@@ -30,6 +30,8 @@ export interface ReadContext {
   /** Open subscription calls, so that the stand-in can drop them. */
   readonly subscriptions: Set<ReadCall>;
   readonly isClosing: () => boolean;
+  /** Re-send the event at a subscription's start position (see EventStoreDbStandInOptions). */
+  readonly inclusiveStart: boolean;
 }
 
 const SUBSCRIPTION_PAGE = 500;
@@ -118,6 +120,7 @@ async function subscribeToAll(context: ReadContext, call: ReadCall, from: Positi
     const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation().setSubscriptionId(randomUUID());
     await send(call, new streamsPb.ReadResp().setConfirmation(confirmation));
     let cursor = from === 'start' ? undefined : from === 'end' ? await context.log.headPosition() : from;
+    if (context.inclusiveStart && cursor) cursor = { commit: cursor.commit - 1n, prepare: cursor.prepare - 1n };
     let caughtUp = false;
     while (!isFinished(call) && !context.isClosing()) {
       dirty = false;
