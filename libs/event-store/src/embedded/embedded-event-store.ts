@@ -10,6 +10,7 @@ import { assertExpectedRevision, assertStreamName, serializeEvents, type Seriali
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
+import { pagedIterable } from './paged-iterable.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -17,10 +18,17 @@ export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly subscriptionPollMs?: number;
 }
 
-type EventRow = [position: bigint, stream: string, revision: bigint, id: string, type: string, data: string, metadata: string, created: bigint];
+type EventRow = [position: bigint, stream: string, revision: bigint, record: string];
+interface StoredRecord {
+  id: string;
+  type: string;
+  created: number;
+  metadata: JsonObject;
+  data: JsonObject;
+}
 
-const PAGE_SIZE = 1000;
-const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
+const PAGE_SIZE = 2000;
+const COLUMNS = 'position, stream, revision, record';
 
 /**
  * The default, single-replica event store: one SQLite file in WAL mode under DATA_DIR.
@@ -69,29 +77,29 @@ export class EmbeddedEventStore implements EventStore {
     return this.writes.enqueue(() => this.writeEvents(streamName, serialized, expected));
   }
 
-  async *readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
-    this.assertOpen();
-    assertStreamName(streamName);
-    const backwards = options.direction === 'backwards';
-    let remaining = readLimit(options.maxCount);
-    const stream = this.streamRow(streamName);
-    if (stream?.tombstone) throw new StreamDeletedError(streamName);
-    if (!stream || remaining === 0) return;
-    let from = startRevision(options.fromRevision, backwards, stream.revision);
-    if (from === undefined) return;
-    const page = this.statement(
-      backwards
-        ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
-        : `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
-    ).raw(true);
-    while (remaining > 0) {
-      const rows = page.all(streamName, from, Math.min(PAGE_SIZE, remaining)) as EventRow[];
-      for (const row of rows) yield toRecordedEvent(row);
-      if (rows.length < Math.min(PAGE_SIZE, remaining)) return;
-      remaining -= rows.length;
-      from = backwards ? rows[rows.length - 1]![2] - 1n : rows[rows.length - 1]![2] + 1n;
-      if (from < 0n) return;
-    }
+  readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
+    return pagedIterable(() => {
+      this.assertOpen();
+      assertStreamName(streamName);
+      const backwards = options.direction === 'backwards';
+      let remaining = readLimit(options.maxCount);
+      const stream = this.streamRow(streamName);
+      if (stream?.tombstone) throw new StreamDeletedError(streamName);
+      let from = stream ? startRevision(options.fromRevision, backwards, stream.revision) : undefined;
+      const page = this.statement(
+        backwards
+          ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
+          : `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      ).raw(true);
+      return () => {
+        if (from === undefined || from < 0n || remaining === 0) return undefined;
+        const rows = page.all(streamName, from, Math.min(PAGE_SIZE, remaining)) as EventRow[];
+        remaining -= rows.length;
+        const last = rows[rows.length - 1];
+        from = last === undefined ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
+        return rows;
+      };
+    }, toRecordedEvent);
   }
 
   async streamRevision(streamName: string): Promise<bigint | 'no_stream'> {
@@ -102,18 +110,20 @@ export class EmbeddedEventStore implements EventStore {
     return stream ? stream.revision : 'no_stream';
   }
 
-  async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
-    this.assertOpen();
-    let remaining = readLimit(options.maxCount);
-    let after = options.after?.commit ?? START.commit;
-    const categories = filterCategories(options.filter);
-    while (remaining > 0) {
-      const rows = this.readPage(after, categories, Math.min(PAGE_SIZE, remaining));
-      for (const row of rows) yield toRecordedEvent(row);
-      if (rows.length < Math.min(PAGE_SIZE, remaining)) return;
-      remaining -= rows.length;
-      after = rows[rows.length - 1]![0];
-    }
+  readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
+    return pagedIterable(() => {
+      this.assertOpen();
+      let remaining = readLimit(options.maxCount);
+      let after = options.after?.commit ?? START.commit;
+      const categories = filterCategories(options.filter);
+      return () => {
+        if (remaining === 0) return undefined;
+        const rows = this.readPage(after, categories, Math.min(PAGE_SIZE, remaining));
+        remaining -= rows.length;
+        if (rows.length > 0) after = rows[rows.length - 1]![0];
+        return rows;
+      };
+    }, toRecordedEvent);
   }
 
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
@@ -179,14 +189,16 @@ export class EmbeddedEventStore implements EventStore {
 
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
     const current = this.checkedRevision(streamName, expected);
-    const insert = this.statement('INSERT INTO events (stream, category, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = this.statement('INSERT INTO events (stream, category, revision, record) VALUES (?, ?, ?, ?)');
     const category = categoryOf(streamName);
-    const created = BigInt(Date.now());
+    const created = Date.now();
     let revision = current === 'no_stream' ? -1n : current;
     let position = 0n;
     for (const event of events) {
       revision += 1n;
-      position = insert.run(streamName, category, revision, event.id, event.type, event.data, event.metadata, created).lastInsertRowid as bigint;
+      // data and metadata are already canonical JSON text; splice them in rather than re-serializing.
+      const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
+      position = insert.run(streamName, category, revision, record).lastInsertRowid as bigint;
     }
     this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
     return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };
@@ -236,16 +248,17 @@ export class EmbeddedEventStore implements EventStore {
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  const [position, streamName, revision, id, type, data, metadata, created] = row;
+  const [position, streamName, revision, text] = row;
+  const record = JSON.parse(text) as StoredRecord;
   return {
     streamName,
     revision,
     position: { commit: position, prepare: position },
-    id,
-    type,
-    data: JSON.parse(data) as JsonObject,
-    metadata: JSON.parse(metadata) as JsonObject,
-    created: new Date(Number(created)),
+    id: record.id,
+    type: record.type,
+    data: record.data,
+    metadata: record.metadata,
+    created: new Date(record.created),
   };
 }
 

@@ -2,6 +2,8 @@
  * Schema of the embedded store. `position` is the global order: AUTOINCREMENT keeps it strictly
  * increasing even after tombstoned rows are removed, and one writer per file makes it commit order.
  * `category` is stored so that category-filtered reads use an index instead of a LIKE scan.
+ * `record` is one JSON envelope `{id, type, created, metadata, data}`: reading one text column and
+ * parsing it once is about twice as fast as five columns (measured with tools/bench/event-store).
  */
 export const SCHEMA_VERSION = 1;
 
@@ -20,11 +22,7 @@ CREATE TABLE IF NOT EXISTS events (
   stream   TEXT NOT NULL,
   category TEXT NOT NULL,
   revision INTEGER NOT NULL,
-  id       TEXT NOT NULL,
-  type     TEXT NOT NULL,
-  data     TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  created  INTEGER NOT NULL
+  record   TEXT NOT NULL
 ) STRICT;
 CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
 CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
