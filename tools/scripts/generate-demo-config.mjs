@@ -31,7 +31,8 @@ function thumbprint(jwk) {
 function newKeyPair(type) {
   const { privateKey } = type === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
   const privateJwk = privateKey.export({ format: 'jwk' });
-  const { d: _d, ...publicMembers } = privateJwk;
+  const publicMembers = { ...privateJwk };
+  delete publicMembers.d;
   const kid = thumbprint(publicMembers);
   const alg = type === 'ES256' ? 'ES256' : 'EdDSA';
   return {

@@ -1,12 +1,17 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { ConfigError } from './config-error.js';
 import { publicJwk, publicJwks } from './jwk-schema.js';
 import { object, validateJson } from './schema.js';
 
+function withoutD(jwk: JsonWebKey): JsonWebKey {
+  const copy = { ...jwk };
+  delete copy.d;
+  return copy;
+}
 const ecPrivate = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-const { d: _ecD, ...ecPublic } = ecPrivate;
+const ecPublic = withoutD(ecPrivate);
 const okpPrivate = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-const { d: _okpD, ...okpPublic } = okpPrivate;
+const okpPublic = withoutD(okpPrivate);
 
 const document = object({ jwks: publicJwks() });
 const failure = (jwks: unknown): string => {

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEV_KEY_FILE_NAME, type RunningService } from '@mission/platform';
+import { startIssuer, type LogLine } from './testing/run-issuer.js';
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+let dataDir: string;
+let service: RunningService;
+let logs: LogLine[];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'issuer-e2e-'));
+  ({ service, logs } = await startIssuer(dataDir));
+});
+
+afterAll(async () => {
+  await service?.stop('tests finished');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const url = (path: string): string => `${service.listenUrl}${path}`;
+
+describe('issuer service shell (in-process, embedded store)', () => {
+  it('logs one "listening on <BASE_URL>" line', () => {
+    expect(logs.filter((line) => line.msg.startsWith('listening on')).map((line) => line.msg)).toEqual(['listening on http://issuer.test']);
+  });
+
+  it('GET /healthz is 200 {"status":"ok"}', async () => {
+    const reply = await fetch(url('/healthz'));
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz is 200 once the event store answers', async () => {
+    const reply = await fetch(url('/readyz'));
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toEqual({ status: 'ready', checks: [{ name: 'event-store', ok: true }] });
+  });
+
+  it('GET /metrics is Prometheus text with the HTTP request histogram', async () => {
+    await fetch(url('/healthz'));
+    const reply = await fetch(url('/metrics'));
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await reply.text();
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(text).toContain('http_request_duration_seconds_count{service="issuer",method="GET",route="/healthz",status_code="200"}');
+    expect(text).toContain('nodejs_heap_size_used_bytes');
+  });
+
+  it('GET /jwks publishes the ES256 signing key without private members', async () => {
+    const reply = await fetch(url('/jwks'));
+    expect(reply.status).toBe(200);
+    const jwks = (await reply.json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys).toHaveLength(1);
+    const [key] = jwks.keys;
+    expect(key).toEqual({ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' });
+    for (const member of PRIVATE_MEMBERS) expect(key).not.toHaveProperty(member);
+  });
+
+  it('keeps the development private key in DATA_DIR/keys with mode 0600 and warns about it', () => {
+    expect(statSync(join(dataDir, 'keys', DEV_KEY_FILE_NAME)).mode & 0o777).toBe(0o600);
+    expect(logs.some((line) => line.level === 'warn' && line.msg.startsWith('USING DEVELOPMENT SIGNING KEYS'))).toBe(true);
+  });
+
+  it('answers a malformed JSON body with 400 invalid_request, not 500', async () => {
+    const reply = await fetch(url('/healthz'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"mission_intent": ' });
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON' });
+  });
+
+  it('answers a body over 64 kB with 413', async () => {
+    const reply = await fetch(url('/par'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `mission_intent=${'x'.repeat(70 * 1024)}`,
+    });
+    expect(reply.status).toBe(413);
+    expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body exceeds 65536 bytes' });
+  });
+
+  it('answers an unknown path with a 404 JSON error', async () => {
+    const reply = await fetch(url('/no-such-endpoint'));
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await reply.json()).toEqual({ error: 'not_found', error_description: 'Cannot GET /no-such-endpoint' });
+  });
+
+  it('reuses its development keys after a restart on the same DATA_DIR', async () => {
+    const before = (await (await fetch(url('/jwks'))).json()) as { keys: { kid: string; x: string }[] };
+    await service.stop('restart');
+    ({ service, logs } = await startIssuer(dataDir));
+    const after = (await (await fetch(url('/jwks'))).json()) as { keys: { kid: string; x: string }[] };
+    expect(after).toEqual(before);
+    expect(logs.find((line) => line.msg.startsWith('USING DEVELOPMENT SIGNING KEYS'))?.['generated']).toBe(false);
+  });
+});

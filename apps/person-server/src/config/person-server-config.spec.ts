@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, validateJson } from '@mission/platform';
+import { demoConfigFile } from '../testing/run-person-server.js';
+import { personServerConfigSchema } from './person-server-config.js';
+
+type Document = {
+  principals: Record<string, unknown>[];
+  agent_providers: Record<string, unknown>[];
+  resources: Record<string, unknown>[];
+} & Record<string, unknown>;
+const demo = (): Document => JSON.parse(readFileSync(demoConfigFile, 'utf8')) as Document;
+
+function failure(edit: (config: Document) => void): string {
+  const config = demo();
+  edit(config);
+  try {
+    validateJson(personServerConfigSchema, config, 'ps.json');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('person-server CONFIG_FILE schema', () => {
+  it('accepts the shipped demo configuration', () => {
+    const { value, warnings } = validateJson(personServerConfigSchema, demo(), 'ps.json');
+    expect(warnings).toEqual([]);
+    expect(value.principals.map((principal) => [principal.id, principal.role])).toEqual([
+      ['alice', 'person'],
+      ['bob', 'person'],
+      ['ops', 'admin'],
+    ]);
+    expect(value.agent_providers[0]!.jwks!.keys).toHaveLength(1);
+    expect(value.resources[0]).toMatchObject({ issuer: 'https://files.example', revocation_endpoint: 'http://127.0.0.1:5000/revoke' });
+    expect(value).toMatchObject({ untracked_access_modes: true, status_freshness_seconds: 30, rate_limits: { per_caller_per_minute: 600, per_source_per_minute: 6000 } });
+  });
+
+  it('fills defaults, assuming untracked access modes unless told otherwise', () => {
+    const { value } = validateJson(personServerConfigSchema, { principals: [] }, 'ps.json');
+    expect(value).toEqual({
+      principals: [],
+      agent_providers: [],
+      resources: [],
+      untracked_access_modes: true,
+      status_freshness_seconds: 30,
+      rate_limits: { per_caller_per_minute: 600, per_source_per_minute: 6000 },
+    });
+  });
+
+  it('accepts a jwks_uri instead of inline keys, or neither (metadata discovery)', () => {
+    const config = demo();
+    delete config.agent_providers[0]!['jwks'];
+    config.agent_providers[0]!['jwks_uri'] = 'https://agents.example/jwks';
+    delete config.resources[0]!['jwks'];
+    expect(validateJson(personServerConfigSchema, config, 'ps.json').value.agent_providers[0]).toEqual({ issuer: 'https://agents.example', jwks_uri: 'https://agents.example/jwks' });
+  });
+
+  it.each<[string, (config: Document) => void, string]>([
+    ['an unknown role', (c) => void (c.principals[0]!['role'] = 'owner'), 'principals[0].role: must be "person" or "admin", got "owner"'],
+    ['a jkt that is not a thumbprint', (c) => void (c.principals[0]!['jkt'] = 'abc'), 'principals[0].jkt: must be a SHA-256 JWK thumbprint'],
+    ['one key for two principals', (c) => void (c.principals[1]!['jkt'] = c.principals[0]!['jkt']), 'principals[1].jkt: is already registered for principals[0]'],
+    ['duplicate principal ids', (c) => void (c.principals[1]!['id'] = 'alice'), 'principals[1]: duplicate principal id "alice" (already at index 0)'],
+    ['an admin owning agents', (c) => void (c.principals[2]!['agents'] = ['aauth:x@agents.example']), 'principals[2].agents: only principals with role "person" own agents'],
+    ['a malformed agent id', (c) => void (c.principals[0]!['agents'] = ['assistant']), 'principals[0].agents[0]: must be an agent identifier'],
+    ['a missing tenant', (c) => void delete c.principals[0]!['tenant'], 'principals[0].tenant: is required'],
+    ['an issuer with a trailing slash', (c) => void (c.agent_providers[0]!['issuer'] = 'https://agents.example/'), 'agent_providers[0].issuer: must not end with "/"'],
+    ['both jwks and jwks_uri', (c) => void (c.resources[0]!['jwks_uri'] = 'https://files.example/jwks'), 'resources[0].jwks_uri: give either jwks or jwks_uri, not both'],
+    ['a private key', (c) => void (((c.resources[0]!['jwks'] as { keys: Record<string, unknown>[] }).keys[0]!)['d'] = 'x'), 'resources[0].jwks.keys[0].d: private key material'],
+    ['a relative revocation endpoint', (c) => void (c.resources[0]!['revocation_endpoint'] = '/revoke'), 'resources[0].revocation_endpoint: must be an absolute URL'],
+    ['a non-boolean untracked_access_modes', (c) => void (c['untracked_access_modes'] = 'no'), 'untracked_access_modes: must be true or false, got "no"'],
+    ['a zero freshness window', (c) => void (c['status_freshness_seconds'] = 0), 'status_freshness_seconds: must be an integer 1..3600, got 0'],
+    ['an unknown rate limit', (c) => void (c['rate_limits'] = { per_tenant_per_minute: 5 }), 'rate_limits.per_tenant_per_minute: unknown key'],
+  ])('refuses %s', (_what, edit, expected) => {
+    expect(failure(edit)).toContain(`ps.json ${expected}`);
+  });
+});
