@@ -66,6 +66,12 @@ export class ResubscribingAllSubscription implements AllSubscription {
       while (!this.closed) {
         const subscription = client.subscribeToAll({ fromPosition: lastDelivered ?? START, filter: view.serverFilter(), resolveLinkTos: false });
         this.current = subscription;
+        if (failures > 0) {
+          const attempt = failures;
+          subscription.once('confirmation', () =>
+            logger.info({ event_store: 'eventstoredb', resume_after: lastDelivered ? formatPosition(lastDelivered) : 'start', attempt }, 're-subscribed to $all'),
+          );
+        }
         const startedAt = Date.now();
         let delivered = false;
         let failure: unknown;

@@ -1,4 +1,4 @@
-import type { AllStreamResolvedEvent, ReadPosition, RecordedEvent as ClientRecordedEvent, ResolvedEvent } from '@eventstore/db-client';
+import type { ReadPosition, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ReadAllOptions, ReadStreamOptions,
   RecordedEvent, SubscribeToAllOptions,
@@ -222,8 +222,8 @@ export class EventStoreDbEventStore implements EventStore {
     const events: RecordedEvent[] = [];
     try {
       const read = this.client.readStream(streamName, { fromRevision: from, direction: backwards ? BACKWARDS : FORWARDS, maxCount });
-      for await (const resolved of read as AsyncIterable<ResolvedEvent>) {
-        if (resolved.event) events.push(toRecordedEvent(resolved.event as ClientRecordedEvent));
+      for await (const resolved of read) {
+        if (resolved.event) events.push(toRecordedEvent(resolved.event));
       }
     } catch (error) {
       // Only "no such stream" means empty; a tombstoned stream is an error of its own (StreamDeletedError).
@@ -237,7 +237,7 @@ export class EventStoreDbEventStore implements EventStore {
     const events: ClientRecordedEvent[] = [];
     try {
       const read = this.client.readAll({ fromPosition: from, direction: backwards ? BACKWARDS : FORWARDS, maxCount: PAGE_SIZE });
-      for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
+      for await (const resolved of read) {
         if (resolved.event) events.push(resolved.event);
       }
     } catch (error) {

@@ -21,8 +21,11 @@
  * Every write and read request is recorded, so specs can assert what actually crossed the wire.
  *
  * Known differences from a real server: no authentication, no stream ACLs or `$maxCount`
- * enforcement, no stream subscriptions, no persistent subscriptions, no projections; stream
- * metadata is stored but not interpreted.
+ * enforcement, no scavenging (a real server keeps a tombstoned stream's events in `$all` until one
+ * runs; the backing store erases them), no stream or persistent subscriptions, no projections;
+ * stream metadata is stored but not interpreted; positions are synthetic, so whether a multi-event
+ * append reports exactly its last event's `$all` position is the backing store's answer, not the
+ * server's. A run with EVENTSTORE_CONNECTION_STRING set checks those against a real server.
  */
 import { Server, ServerCredentials, status, type ServerWritableStream } from '@grpc/grpc-js';
 import streamsGrpc from '@eventstore/db-client/generated/streams_grpc_pb.js';
