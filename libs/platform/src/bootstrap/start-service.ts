@@ -3,8 +3,14 @@ import { describeStartupFailure } from './describe-startup-failure.js';
 import type { ServiceDefinition } from './service-definition.js';
 
 /**
+ * A Ctrl-C in a terminal reaches the service twice (from the terminal and forwarded by `npm run`):
+ * a repeat this soon after the first signal is that echo, not an operator insisting.
+ */
+const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
+
+/**
  * Entry point for an app's `main.ts`: starts the service, or prints one clear line to stderr and exits 1;
- * then turns SIGTERM/SIGINT into a graceful stop and exit 0. A second signal during the stop exits at once.
+ * then turns SIGTERM/SIGINT into a graceful stop and exit 0. A later second signal during the stop exits at once.
  */
 export async function startService<Config>(definition: ServiceDefinition<Config>): Promise<RunningService> {
   let running: RunningService;
@@ -16,11 +22,14 @@ export async function startService<Config>(definition: ServiceDefinition<Config>
   }
   const { logger } = running;
 
+  let firstSignalAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    process.once(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM', () => {
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_WINDOW_MS) return;
       logger.warn({ signal }, 'second signal during shutdown: exiting now');
       process.exit(1);
-    });
+    }
+    firstSignalAt = Date.now();
     running.stop(signal).then(
       () => process.exit(0),
       (error: unknown) => {
@@ -29,8 +38,8 @@ export async function startService<Config>(definition: ServiceDefinition<Config>
       },
     );
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 
   // Anything that escapes every handler leaves the process in an unknown state: log it as JSON and exit
   // so the supervisor restarts a clean one.
