@@ -1,4 +1,4 @@
-import type { EventData as ClientEventData, Filter, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
+import type { AppendToStreamOptions, EventData as ClientEventData, Filter, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import type { AllFilter, ExpectedRevision, JsonObject, RecordedEvent } from '../port/event-store.js';
 import { EventStoreError, InvalidEventError } from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
@@ -27,9 +27,10 @@ export function toClientEvents(events: readonly SerializedEvent[]): ClientEventD
 /**
  * The port and the client spell expected revisions the same way, but the client reads them from an
  * option named `expectedRevision` (the newer @kurrent client calls it `streamState` and silently
- * ignores the old name): keep this the only place that builds the option.
+ * ignores the old name): keep this the only place that builds the option, typed by the client's
+ * own options so that a renamed field fails to compile (ADR 0002).
  */
-export function expectedRevisionOption(expected: ExpectedRevision): { expectedRevision: ExpectedRevision } {
+export function expectedRevisionOption(expected: ExpectedRevision): Required<Pick<AppendToStreamOptions, 'expectedRevision'>> {
   return { expectedRevision: expected };
 }
 
