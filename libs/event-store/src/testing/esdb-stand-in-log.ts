@@ -11,7 +11,7 @@
  *    through `number`, or any confusion of the two halves, breaks the specs.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventData, EventStore, ExpectedRevision, JsonObject, RecordedEvent } from '../port/event-store.js';
+import type { EventData, EventStore, ExpectedRevision, RecordedEvent } from '../port/event-store.js';
 import { StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
 
@@ -94,7 +94,7 @@ export class StandInLog {
     const current = stream.events.length === 0 ? 'no_stream' : BigInt(stream.events.length - 1);
     assertExpected(streamName, expected, current);
     const head = (await this.backing.headPosition()) ?? { commit: 0n, prepare: 0n };
-    let position = toWirePosition(head);
+    let position = toWirePosition(head, 1n);
     for (const event of events) {
       const last = this.systemAll[this.systemAll.length - 1];
       position = toWirePosition(head, 1n);
@@ -214,7 +214,7 @@ function toWireEvent(event: RecordedEvent): WireEvent {
     position: toWirePosition(event.position),
     id: event.id,
     type: event.type,
-    data: JSON.stringify(event.data satisfies JsonObject),
+    data: JSON.stringify(event.data),
     metadata: JSON.stringify(event.metadata),
     created: event.created,
   };
