@@ -55,6 +55,15 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     expect(result.stderr).toBe(`config error: CONFIG_FILE ${join(workDir, 'missing.json')} does not exist (looked at ${join(workDir, 'missing.json')})\n`);
   });
 
+  it('exits non-zero naming a SIGNING_KEY_FILE that is not a private key', async () => {
+    const keyFile = join(workDir, 'signing-key.json');
+    writeFileSync(keyFile, JSON.stringify(firstKey(JSON.parse(readFileSync(demoConfigFile, 'utf8')) as { clients: Record<string, unknown>[] })));
+    const result = await runBuiltIssuer({ PORT: '0', BASE_URL: 'http://issuer.test', DATA_DIR: join(workDir, 'data'), SIGNING_KEY_FILE: keyFile });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`config error: SIGNING_KEY_FILE ${keyFile}: must be a private key: member "d" is missing or malformed\n`);
+    expect(result.stdout).not.toContain('"level":"error"');
+  });
+
   it('exits non-zero with an event-store message when the store file is corrupt', async () => {
     const dataDir = join(workDir, 'data');
     mkdirSync(dataDir);

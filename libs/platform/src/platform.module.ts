@@ -4,7 +4,6 @@ import type { ServiceSettings } from './config/service-settings.js';
 import { HealthController } from './health/health.controller.js';
 import { ReadinessRegistry } from './health/readiness.js';
 import { JwksController } from './keys/jwks.controller.js';
-import { loadSigningKeys } from './keys/load-signing-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
@@ -16,6 +15,7 @@ export interface PlatformModuleOptions {
   readonly config: unknown;
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
+  readonly signingKeys: SigningKeys;
 }
 
 /**
@@ -36,11 +36,7 @@ export class PlatformModule {
         { provide: LOGGER, useValue: options.logger },
         { provide: ServiceMetrics, useValue: options.metrics },
         ReadinessRegistry,
-        {
-          provide: SigningKeys,
-          inject: [SERVICE_SETTINGS, LOGGER],
-          useFactory: (settings: ServiceSettings, logger: Logger) => loadSigningKeys(settings, logger),
-        },
+        { provide: SigningKeys, useValue: options.signingKeys },
       ],
       exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys],
     };

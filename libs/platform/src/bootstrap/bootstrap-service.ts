@@ -10,6 +10,7 @@ import { ReadinessRegistry } from '../health/readiness.js';
 import { installBodyParsers } from '../http/body-parsers.js';
 import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
+import { loadSigningKeys } from '../keys/load-signing-keys.js';
 import { createLogger } from '../logging/create-logger.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -54,12 +55,14 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   const { value: config, warnings: configWarnings } = loadConfigFile(settings, definition.configSchema);
   for (const warning of configWarnings) logger.warn({ config_file: settings.configFile }, warning);
   logger.info({ config_file: settings.configFilePath, data_dir: settings.dataDir }, `${definition.name} starting`);
+  // Loaded before Nest starts, like the config: a bad SIGNING_KEY_FILE is a config error, not a failed provider.
+  const signingKeys = await loadSigningKeys(settings, logger);
 
   const metrics = new ServiceMetrics(definition.name);
   const app = await NestFactory.create<NestExpressApplication>(
     {
       module: class ServiceRootModule {},
-      imports: [PlatformModule.forService({ settings, config, logger, metrics }), EventStoreModule, definition.module],
+      imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys }), EventStoreModule, definition.module],
     },
     new ExpressAdapter(),
     {
