@@ -13,7 +13,35 @@ const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
  * then turns SIGTERM/SIGINT into a graceful stop and exit 0. A later second signal during the stop exits at once.
  */
 export async function startService<Config>(definition: ServiceDefinition<Config>): Promise<RunningService> {
-  let running: RunningService;
+  let running: RunningService | undefined;
+  let stopRequestedDuringStartup: NodeJS.Signals | undefined;
+  let firstSignalAt: number | undefined;
+
+  const stopAndExit = (service: RunningService, signal: NodeJS.Signals): void => {
+    service.stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        service.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+
+  // Installed before start-up: a supervisor may signal as soon as it sees `listening on`, and Node's
+  // default action would kill the process without a graceful stop.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_WINDOW_MS) return;
+      running?.logger.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
+    firstSignalAt = Date.now();
+    if (running) stopAndExit(running, signal);
+    else stopRequestedDuringStartup = signal;
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
   try {
     running = await bootstrapService(definition);
   } catch (error) {
@@ -21,25 +49,6 @@ export async function startService<Config>(definition: ServiceDefinition<Config>
     process.exit(1);
   }
   const { logger } = running;
-
-  let firstSignalAt: number | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (firstSignalAt !== undefined) {
-      if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_WINDOW_MS) return;
-      logger.warn({ signal }, 'second signal during shutdown: exiting now');
-      process.exit(1);
-    }
-    firstSignalAt = Date.now();
-    running.stop(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
 
   // Anything that escapes every handler leaves the process in an unknown state: log it as JSON and exit
   // so the supervisor restarts a clean one.
@@ -51,5 +60,7 @@ export async function startService<Config>(definition: ServiceDefinition<Config>
     logger.fatal({ err: reason }, 'unhandled promise rejection: exiting');
     process.exit(1);
   });
+
+  if (stopRequestedDuringStartup) stopAndExit(running, stopRequestedDuringStartup);
   return running;
 }
