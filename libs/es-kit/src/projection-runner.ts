@@ -39,6 +39,10 @@ export class ProjectionRunner {
     private readonly options: ProjectionRunnerOptions = {},
   ) {}
 
+  get name(): string {
+    return this.projection.name;
+  }
+
   get checkpointName(): string {
     return `projection_${this.projection.name}`;
   }

@@ -18,6 +18,7 @@ export {
 } from './config/service-settings.js';
 export { EventStoreLifecycle, EventStoreModule } from './event-store/event-store.module.js';
 export { ReadinessRegistry, type ReadinessCheck, type ReadinessReport, type ReadinessResult } from './health/readiness.js';
+export { projectionReadinessCheck } from './health/projection-readiness.js';
 export { ErrorResponseFilter } from './http/error-response.filter.js';
 export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from './http/protocol-error.js';
 export { REQUEST_ID_HEADER } from './http/request-observer.js';

@@ -1,0 +1,18 @@
+import { projectionReadinessCheck } from './projection-readiness.js';
+
+describe('projection readiness (DESIGN 4: /readyz waits for projections to catch up)', () => {
+  it('is ready once the projection has caught up', async () => {
+    const check = projectionReadinessCheck({ name: 'status', isCaughtUp: async () => true });
+    expect(check.name).toBe('projection:status');
+    expect(await check.check()).toEqual({ ok: true });
+  });
+
+  it('is not ready while catching up', async () => {
+    expect(await projectionReadinessCheck({ name: 'status', isCaughtUp: async () => false }).check()).toEqual({ ok: false, detail: 'projection status is catching up' });
+  });
+
+  it('is not ready when the projection failed, without leaking the error', async () => {
+    const check = projectionReadinessCheck({ name: 'status', isCaughtUp: async () => { throw new Error('secret internals'); } });
+    expect(await check.check()).toEqual({ ok: false, detail: 'projection status stopped on an event it could not apply' });
+  });
+});
