@@ -11,6 +11,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^@mission/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@mission/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

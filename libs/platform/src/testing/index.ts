@@ -1,0 +1,3 @@
+/** Test support for services built on the platform. Not part of the production build. */
+export * from './service-harness.js';
+export { describeServiceShellContract, type ServiceShellContractOptions } from './service-shell.contract.js';

@@ -1,0 +1,76 @@
+/**
+ * Test support for the services: start one in-process on the embedded store, or run its built entry
+ * point as a child process. Excluded from the production build; import from specs only.
+ */
+import { spawn } from 'node:child_process';
+import { bootstrapService, type RunningService } from '../bootstrap/bootstrap-service.js';
+import type { ServiceDefinition } from '../bootstrap/service-definition.js';
+
+export type LogLine = Record<string, unknown> & { msg: string; level: string };
+
+export interface InProcessOptions {
+  readonly dataDir: string;
+  readonly baseUrl: string;
+  readonly configFile: string;
+  readonly env?: Record<string, string>;
+}
+
+/** Starts a service in this process on a free port with its own DATA_DIR; logs are captured, not printed. */
+export async function startServiceForTest<Config>(
+  definition: ServiceDefinition<Config>,
+  options: InProcessOptions,
+): Promise<{ service: RunningService; logs: LogLine[] }> {
+  const logs: LogLine[] = [];
+  const service = await bootstrapService(definition, {
+    env: { PORT: '0', BASE_URL: options.baseUrl, DATA_DIR: options.dataDir, CONFIG_FILE: options.configFile, ...options.env },
+    logDestination: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
+  });
+  return { service, logs };
+}
+
+export interface ProcessResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment for a child service: the parent's, minus anything that would configure the service by accident. */
+export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['PORT', 'BASE_URL', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'CONFIG_FILE', 'SIGNING_KEY_FILE', 'LOG_LEVEL', 'NODE_OPTIONS']) delete env[name];
+  return { ...env, ...overrides };
+}
+
+/**
+ * Runs `node <main>` from `cwd`; `whenListening` is called once the service logged its `listening on`
+ * line (e.g. to send it a signal). Killed after `timeoutMs` so a hung child fails the test.
+ */
+export function runBuiltService(
+  main: string,
+  cwd: string,
+  env: Record<string, string>,
+  whenListening?: (pid: number) => void,
+  timeoutMs = 20_000,
+): Promise<ProcessResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [main], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let announced = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (!announced && whenListening && stdout.includes('"msg":"listening on ')) {
+        announced = true;
+        whenListening(child.pid!);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+}

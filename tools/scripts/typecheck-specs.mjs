@@ -1,0 +1,23 @@
+// Type-checks test code: ts-jest runs with isolatedModules (no type checking), and the production build
+// excludes specs, so without this a type error in a spec would go unnoticed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
+const projects = ['libs', 'apps']
+  .flatMap((folder) => readdirSync(folder).map((name) => join(folder, name, 'tsconfig.spec.json')))
+  .concat(join('tools', 'tsconfig.spec.json'))
+  .filter((path) => existsSync(path));
+
+let failed = 0;
+for (const project of projects) {
+  try {
+    execFileSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+  } catch {
+    failed++;
+    console.error(`type errors in ${project}`);
+  }
+}
+console.log(`typecheck: ${projects.length - failed} of ${projects.length} test projects clean`);
+process.exit(failed === 0 ? 0 : 1);
