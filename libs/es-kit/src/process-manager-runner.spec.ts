@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@mission/event-store';
+import { EventStoreUnavailableError, type RecordedEvent } from '@mission/event-store';
 import { ProcessManagerRunner, backoffDelayMs, type ProcessManager, type WorkItem } from './process-manager-runner.js';
 import { eventually, sleep, tempStore } from './testing-store.spec-helper.js';
 
@@ -103,6 +103,34 @@ describe('ProcessManagerRunner', () => {
     await eventually(async () => (await workTypes(env.store)).includes('WorkCompleted'));
     expect(performedBy).toEqual(['a', 'b']);
     runners.splice(0, 1); // replica A never returns from perform; do not wait for it
+  });
+
+  it('survives a store failure while recording a result: the lease runs out and the work is done again', async () => {
+    let failNextCompletion = true;
+    const flaky = Object.create(env.store, {
+      appendToStream: {
+        value: (stream: string, events: Array<{ type: string }>, options: unknown) => {
+          if (events[0]?.type === 'WorkCompleted' && failNextCompletion) {
+            failNextCompletion = false;
+            return Promise.reject(new EventStoreUnavailableError('store went away'));
+          }
+          return env.store.appendToStream(stream, events as never, options as never);
+        },
+      },
+    }) as typeof env.store;
+    const errors: unknown[] = [];
+    let calls = 0;
+    const runner = new ProcessManagerRunner(flaky, revoker(async () => void calls++, { leaseMs: 200 }), {
+      pollMs: 10,
+      logger: { info: () => undefined, warn: () => undefined, error: (obj) => errors.push(obj) },
+    });
+    runners.push(runner);
+    await runner.start();
+    await env.store.appendToStream('mission-f', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(async () => (await workTypes(env.store)).includes('WorkCompleted'));
+    expect(calls).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(await workTypes(env.store)).toEqual(['WorkScheduled', 'WorkClaimed', 'WorkClaimed', 'WorkCompleted']);
   });
 
   it('performs each unit of work exactly once with two replicas on one store', async () => {

@@ -77,6 +77,7 @@ export class ProcessManagerRunner {
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
   private readonly performing = new Set<Promise<void>>();
+  private loopFailure: unknown;
 
   constructor(
     private readonly store: EventStore,
@@ -88,6 +89,15 @@ export class ProcessManagerRunner {
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.replicaId = options.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  }
+
+  get name(): string {
+    return this.manager.name;
+  }
+
+  /** Set when a subscription loop died (e.g. the store became unreadable); the service should restart. */
+  get failure(): unknown {
+    return this.loopFailure;
   }
 
   get workCategory(): string {
@@ -164,10 +174,15 @@ export class ProcessManagerRunner {
       const due = (state.status === 'pending' && state.dueAt <= now) || (state.status === 'claimed' && state.leaseUntil <= now);
       if (!due) continue;
       this.inFlight.add(stream);
-      const run = this.attempt(stream).finally(() => {
-        this.inFlight.delete(stream);
-        this.performing.delete(run);
-      });
+      const run = this.attempt(stream)
+        .catch((error: unknown) => {
+          // The claim stays recorded; its lease runs out and the work is attempted again.
+          this.options.logger?.error({ process_manager: this.manager.name, stream, err: error }, 'could not record the outcome of a work attempt');
+        })
+        .finally(() => {
+          this.inFlight.delete(stream);
+          this.performing.delete(run);
+        });
       this.performing.add(run);
     }
   }
@@ -185,15 +200,23 @@ export class ProcessManagerRunner {
     const state = claimed.state;
     if (state.status !== 'claimed') return;
     const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
+    let failure: unknown;
     try {
       await this.manager.perform(item, AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))));
-      await this.record(stream, { type: 'complete', replica: this.replicaId, attempt: item.attempt });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const nextAttemptAt = new Date(this.clock().getTime() + backoffDelayMs(item.attempt, this.policy, this.random));
-      this.options.logger?.warn({ process_manager: this.manager.name, key: item.key, attempt: item.attempt, err: message }, 'work attempt failed');
-      await this.record(stream, { type: 'fail', now: this.clock(), replica: this.replicaId, attempt: item.attempt, error: message.slice(0, 1000), nextAttemptAt, maxAttempts: this.policy.maxAttempts });
+      failure = error ?? new Error('work failed');
     }
+    if (failure === undefined) {
+      await this.record(stream, { type: 'complete', replica: this.replicaId, attempt: item.attempt });
+      return;
+    }
+    const message = failure instanceof Error ? failure.message : String(failure);
+    const nextAttemptAt = new Date(this.clock().getTime() + backoffDelayMs(item.attempt, this.policy, this.random));
+    this.options.logger?.warn({ process_manager: this.manager.name, key: item.key, attempt: item.attempt, err: message }, 'work attempt failed');
+    await this.record(stream, {
+      type: 'fail', now: this.clock(), replica: this.replicaId, attempt: item.attempt,
+      error: message.slice(0, 1000), nextAttemptAt, maxAttempts: this.policy.maxAttempts,
+    });
   }
 
   private async record(stream: string, command: Parameters<typeof workItemDecider.decide>[0]): Promise<void> {
@@ -222,10 +245,8 @@ export class ProcessManagerRunner {
       await running;
     } catch (error) {
       // A loop that dies must be visible: readiness reports it and the operator restarts the service.
-      this.failure = error;
+      this.loopFailure = error;
       this.options.logger?.error({ process_manager: this.manager.name, loop, err: error }, 'process manager loop stopped');
     }
   }
-
-  failure: unknown;
 }

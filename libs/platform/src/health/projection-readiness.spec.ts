@@ -1,4 +1,5 @@
 import { projectionReadinessCheck } from './projection-readiness.js';
+import { processManagerReadinessCheck } from './process-manager-readiness.js';
 
 describe('projection readiness (DESIGN 4: /readyz waits for projections to catch up)', () => {
   it('is ready once the projection has caught up', async () => {
@@ -14,5 +15,15 @@ describe('projection readiness (DESIGN 4: /readyz waits for projections to catch
   it('is not ready when the projection failed, without leaking the error', async () => {
     const check = projectionReadinessCheck({ name: 'status', isCaughtUp: async () => { throw new Error('secret internals'); } });
     expect(await check.check()).toEqual({ ok: false, detail: 'projection status stopped on an event it could not apply' });
+  });
+});
+
+describe('process-manager readiness', () => {
+  it('is ready while the runner loops run, and not once one died', async () => {
+    const runner: { name: string; failure: unknown } = { name: 'cascade', failure: undefined };
+    const check = processManagerReadinessCheck(runner);
+    expect(await check.check()).toEqual({ ok: true });
+    runner.failure = new Error('store unreadable');
+    expect(await check.check()).toEqual({ ok: false, detail: 'process manager cascade stopped' });
   });
 });
