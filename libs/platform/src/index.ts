@@ -21,7 +21,7 @@ export { ReadinessRegistry, type ReadinessCheck, type ReadinessReport, type Read
 export { projectionReadinessCheck } from './health/projection-readiness.js';
 export { processManagerReadinessCheck } from './health/process-manager-readiness.js';
 export { ErrorResponseFilter } from './http/error-response.filter.js';
-export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from './http/protocol-error.js';
+export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from '@mission/protocol-errors';
 export { REQUEST_ID_HEADER } from './http/request-observer.js';
 export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './keys/load-signing-keys.js';
 export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';

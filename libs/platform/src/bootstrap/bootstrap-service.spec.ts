@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { ConfigError } from '../config/config-error.js';
 import { object, string } from '../config/schema.js';
 import { ReadinessRegistry } from '../health/readiness.js';
-import { ProtocolError } from '../http/protocol-error.js';
+import { ProtocolError } from '@mission/protocol-errors';
 import { bootstrapService, type RunningService } from './bootstrap-service.js';
 import { describeStartupFailure } from './describe-startup-failure.js';
 import type { ServiceDefinition } from './service-definition.js';

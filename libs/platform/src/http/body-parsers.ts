@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import { InvalidRequestError, ProtocolError } from './protocol-error.js';
+import { InvalidRequestError, ProtocolError } from '@mission/protocol-errors';
 
 /**
  * JSON and form bodies, size-capped, with the exact received bytes kept on `req.rawBody` (the app is

@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ProtocolError, type ProtocolErrorMember } from './protocol-error.js';
+import { ProtocolError, type ProtocolErrorMember } from '@mission/protocol-errors';
 
 interface ErrorReply {
   readonly status: number;
