@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { MetadataController } from './metadata/metadata.controller.js';
 
 /**
  * The issuer's own features. The platform (settings, validated config as SERVICE_CONFIG, logger, event
  * store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
-@Module({})
+@Module({
+  controllers: [MetadataController],
+})
 export class AppModule {}
