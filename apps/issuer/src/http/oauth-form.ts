@@ -1,0 +1,49 @@
+import { InvalidRequestError } from '@mission/protocol-errors';
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * The parameters of an OAuth form request, read from the exact bytes received:
+ * - RFC 6749 §3.2 / RFC 9126 §2.1: the body is `application/x-www-form-urlencoded`;
+ * - RFC 6749 §3.1: a parameter MUST NOT appear more than once;
+ * - RFC 6749 §3.1: a parameter sent without a value is treated as omitted.
+ */
+export class OAuthForm {
+  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+
+  static parse(contentType: string | undefined, rawBody: Buffer | undefined): OAuthForm {
+    const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== FORM_TYPE) throw new InvalidRequestError(`the request body must be ${FORM_TYPE}`);
+    const values = new Map<string, string>();
+    for (const [name, value] of new URLSearchParams((rawBody ?? Buffer.alloc(0)).toString('utf8'))) {
+      if (values.has(name)) throw new InvalidRequestError(`parameter ${name} is repeated`);
+      values.set(name, value);
+    }
+    for (const [name, value] of values) if (value === '') values.delete(name);
+    return new OAuthForm(values);
+  }
+
+  static fromQuery(query: string): OAuthForm {
+    return OAuthForm.parse(FORM_TYPE, Buffer.from(query, 'utf8'));
+  }
+
+  optional(name: string, maxLength = 8192): string | undefined {
+    const value = this.values.get(name);
+    if (value !== undefined && value.length > maxLength) throw new InvalidRequestError(`parameter ${name} is longer than ${maxLength} characters`);
+    return value;
+  }
+
+  required(name: string, maxLength?: number): string {
+    const value = this.optional(name, maxLength);
+    if (value === undefined) throw new InvalidRequestError(`parameter ${name} is missing`);
+    return value;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+}
