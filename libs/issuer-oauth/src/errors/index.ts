@@ -1,0 +1,13 @@
+export { ProtocolError, InvalidRequestError, NotFoundError, type ProtocolErrorOptions, type ProtocolErrorMember } from '@mission/protocol-errors';
+export * from './mission-denial-reason.js';
+export * from './dpop-algorithms.js';
+export * from './invalid-client.error.js';
+export * from './invalid-grant.error.js';
+export * from './unauthorized-client.error.js';
+export * from './unsupported-grant-type.error.js';
+export * from './invalid-authorization-details.error.js';
+export * from './access-denied.error.js';
+export * from './invalid-dpop-proof.error.js';
+export * from './use-dpop-nonce.error.js';
+export * from './invalid-token.error.js';
+export * from './conflict.error.js';
