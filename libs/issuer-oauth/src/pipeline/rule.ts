@@ -1,0 +1,11 @@
+/**
+ * A check is an ordered list of rules, one rule per function, each citing the RFC section it enforces
+ * (the layout of panva/node-oidc-provider). A rule reads and enriches the check's context and throws a
+ * ProtocolError to stop the check; rules never swallow another rule's failure.
+ */
+export type Rule<Context> = (context: Context) => void | Promise<void>;
+
+export async function runRules<Context>(context: Context, rules: readonly Rule<Context>[]): Promise<Context> {
+  for (const rule of rules) await rule(context);
+  return context;
+}

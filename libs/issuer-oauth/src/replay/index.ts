@@ -1,0 +1,3 @@
+export * from './jti-registry.js';
+export * from './event-store-jti-registry.js';
+export * from './in-memory-jti-registry.js';
