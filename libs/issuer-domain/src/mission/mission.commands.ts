@@ -1,0 +1,45 @@
+import type { AuthoritySet } from '../authority-set/authority-set.js';
+import type { MissionIntent } from '../mission-intent/mission-intent.js';
+import type { Actor } from '../shared/actor.js';
+import type { LifecycleOperation } from './mission-lifecycle.js';
+import type { ParentLink } from './parent-link.js';
+
+/** Approval creates the mission `active` (DESIGN 2.3). The application generates the id. */
+export interface CreateMission {
+  readonly type: 'create';
+  readonly missionId: string;
+  /** The issuer identifier (BASE_URL); `authorityHash` must be computed with it. */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly authoritySet: AuthoritySet;
+  readonly authorityHash: string;
+  readonly intent: MissionIntent;
+  /** Effective expiry: ≤ the intent's `expires_at` (a child's is also ≤ its parent's, DESIGN 2.4). */
+  readonly expiresAt: Date;
+  readonly approvedBy: Actor;
+  readonly now: Date;
+  /** Child missions only; carried into the record unchanged. */
+  readonly parent?: ParentLink;
+}
+
+/** `POST /missions/lifecycle` (DESIGN 2.1). */
+export interface ChangeMissionLifecycle {
+  readonly type: LifecycleOperation;
+  /** The authenticated caller; nonces are scoped to `actor.id` + mission. */
+  readonly actor: Actor;
+  readonly reason: string;
+  /** Compare-and-set: refused with StaleVersionError unless it equals the current version. */
+  readonly expectedVersion?: number;
+  /** Idempotency key: a repeat with the same operation decides nothing and has the same result. */
+  readonly nonce?: string;
+  readonly now: Date;
+}
+
+/** From the mission-expiry process manager, due at `expires_at`. */
+export interface ExpireMission {
+  readonly type: 'expire';
+  readonly actor: Actor;
+  readonly now: Date;
+}
+
+export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission;

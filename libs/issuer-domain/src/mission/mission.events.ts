@@ -1,0 +1,64 @@
+import type { DomainEvent } from '@mission/decider';
+import type { AuthoritySet } from '../authority-set/authority-set.js';
+import type { MissionIntent } from '../mission-intent/mission-intent.js';
+import type { Actor } from '../shared/actor.js';
+import type { MissionLifecycleState } from './mission-lifecycle.js';
+import type { ParentLink } from './parent-link.js';
+
+/** Times are ISO 8601 UTC strings (`toISOString()`); all data is plain JSON. */
+export interface MissionCreatedData {
+  readonly mission_id: string;
+  readonly issuer: string;
+  readonly client_id: string;
+  /** Normalised (DESIGN 2.3). */
+  readonly authority_set: AuthoritySet;
+  readonly authority_hash: string;
+  readonly intent: MissionIntent;
+  readonly expires_at: string;
+  /** The person or policy that approved the mission: the actor of the creation. */
+  readonly approved_by: Actor;
+  /** Child missions only (spec 2.3). */
+  readonly parent?: ParentLink;
+  readonly state: 'active';
+  readonly version: 1;
+  readonly occurred_at: string;
+}
+
+/** Data of every lifecycle transition event. */
+export interface MissionTransitionData<State extends MissionLifecycleState> {
+  readonly mission_id: string;
+  readonly actor: Actor;
+  readonly reason: string;
+  readonly previous_state: MissionLifecycleState;
+  readonly state: State;
+  /** The mission version after this transition. */
+  readonly version: number;
+  readonly occurred_at: string;
+  /** The idempotency key the actor sent, if any (scoped to actor + mission). */
+  readonly nonce?: string;
+  /** The compare-and-set version the actor sent, if any. */
+  readonly expected_version?: number;
+}
+
+export interface MissionExpiredData extends MissionTransitionData<'expired'> {
+  readonly expires_at: string;
+}
+
+export type MissionCreated = DomainEvent<'MissionCreated', MissionCreatedData>;
+export type MissionSuspended = DomainEvent<'MissionSuspended', MissionTransitionData<'suspended'>>;
+export type MissionResumed = DomainEvent<'MissionResumed', MissionTransitionData<'active'>>;
+export type MissionRevoked = DomainEvent<'MissionRevoked', MissionTransitionData<'revoked'>>;
+export type MissionCompleted = DomainEvent<'MissionCompleted', MissionTransitionData<'completed'>>;
+export type MissionExpired = DomainEvent<'MissionExpired', MissionExpiredData>;
+
+export type MissionLifecycleEvent = MissionSuspended | MissionResumed | MissionRevoked | MissionCompleted;
+export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired;
+
+export const MISSION_EVENT_TYPES = [
+  'MissionCreated',
+  'MissionSuspended',
+  'MissionResumed',
+  'MissionRevoked',
+  'MissionCompleted',
+  'MissionExpired',
+] as const satisfies readonly MissionEvent['type'][];

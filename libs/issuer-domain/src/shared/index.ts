@@ -1,0 +1,6 @@
+export * from './actor.js';
+export * from './errors.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
+export { isSha256Base64url, sha256Base64url } from './sha256.js';
+export { parseRfc3339 } from './rfc3339.js';
+export { absoluteUriProblem } from './uri.js';
