@@ -1,0 +1,1 @@
+export { parseStrictJson, StrictJsonError, type StrictJsonLimits } from './parse-strict-json.js';
