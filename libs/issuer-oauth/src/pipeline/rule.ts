@@ -9,3 +9,11 @@ export async function runRules<Context>(context: Context, rules: readonly Rule<C
   for (const rule of rules) await rule(context);
   return context;
 }
+
+/** A rule that never waits: synchronous checks (PKCE) stay synchronous for their callers. */
+export type SyncRule<Context> = (context: Context) => void;
+
+export function runSyncRules<Context>(context: Context, rules: readonly SyncRule<Context>[]): Context {
+  for (const rule of rules) rule(context);
+  return context;
+}
