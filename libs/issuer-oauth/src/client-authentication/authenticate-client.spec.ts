@@ -116,6 +116,10 @@ describe('authenticateClient (private_key_jwt)', () => {
     it('RFC 6749 §2.3: refuses an assertion sent together with client_secret', async () => {
       await refusal(authenticateClient({ ...(await form()), client_secret: 's3cret' }, deps));
     });
+    it('RFC 6749 §2.3: refuses an assertion sent together with an Authorization header (client_secret_basic)', async () => {
+      const error = await refusal(authenticateClient(await form(), deps, { authorization: 'Basic YWdlbnQtZXM6czNjcmV0' }));
+      expect(error.description).toBe('only one client authentication method may be used (private_key_jwt)');
+    });
   });
 
   describe('client_assertion syntax (RFC 7521 §4.2, RFC 7515 §7.1)', () => {
@@ -274,7 +278,11 @@ describe('authenticateClient (private_key_jwt)', () => {
       const events = [];
       for await (const event of storeHandle.store.readStream(jtiStreamName('client_assertion', 'agent-es', 'jti-1'))) events.push(event);
       expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ type: 'ClientAssertionUsed', data: { scope: 'agent-es', jti: 'jti-1', client_id: 'agent-es' } });
+      expect(events[0]).toMatchObject({
+        type: 'ClientAssertionUsed',
+        data: { scope: 'agent-es', jti: 'jti-1', client_id: 'agent-es', expires_at: new Date((clock.seconds + 60) * 1000).toISOString() },
+        metadata: { occurred_at: clock.now().toISOString(), actor: { id: 'agent-es', role: 'client' } },
+      });
       await expect(storeHandle.store.appendToStream(events[0]!.streamName, [{ type: 'ClientAssertionUsed', data: {} }], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     });
     it('RFC 7523 §3 item 7: refuses a replayed assertion, also after a restart', async () => {

@@ -2,7 +2,7 @@ import { epochSeconds } from '../pipeline/clock.js';
 import type { FormParameters } from '../pipeline/form.js';
 import { runRules, type Rule } from '../pipeline/rule.js';
 import type { RegisteredClient } from './client-registry.js';
-import type { AuthenticatedClient, ClientAuthenticationContext, ClientAuthenticationDeps } from './context.js';
+import type { AuthenticatedClient, ClientAuthenticationContext, ClientAuthenticationDeps, ClientAuthenticationHeaders } from './context.js';
 import { assertionAlgorithm } from './rules/assertion-algorithm.js';
 import { assertionSignature } from './rules/assertion-signature.js';
 import { assertionTypHeader } from './rules/assertion-typ-header.js';
@@ -43,14 +43,17 @@ export const CLIENT_AUTHENTICATION_RULES: readonly Rule<ClientAuthenticationCont
 
 /**
  * Authenticates the client of a form request with `private_key_jwt` (RFC 7523 §2.2, §3; RFC 7521 §4.2).
+ * Pass the `Authorization` header in `headers` so a second method is refused (RFC 6749 §2.3).
  * Every failure is an InvalidClientError (401).
  */
 export async function authenticateClient<Client extends RegisteredClient>(
   form: FormParameters,
   deps: ClientAuthenticationDeps<Client>,
+  headers: ClientAuthenticationHeaders = {},
 ): Promise<AuthenticatedClient<Client>> {
   const context: ClientAuthenticationContext<Client> = {
     form,
+    headers,
     deps,
     now: epochSeconds(deps.clock.now()),
     maxLifetime: deps.maxAssertionLifetimeSeconds ?? DEFAULT_MAX_ASSERTION_LIFETIME_SECONDS,

@@ -19,8 +19,15 @@ export interface ClientAuthenticationDeps<Client extends RegisteredClient = Regi
   readonly clockToleranceSeconds?: number;
 }
 
+/** Request headers that could carry a second client authentication method. */
+export interface ClientAuthenticationHeaders {
+  /** The `Authorization` header, if any: HTTP Basic (client_secret_basic) must not accompany an assertion. */
+  readonly authorization?: string;
+}
+
 export interface ClientAuthenticationContext<Client extends RegisteredClient = RegisteredClient> {
   readonly form: FormParameters;
+  readonly headers: ClientAuthenticationHeaders;
   readonly deps: ClientAuthenticationDeps<Client>;
   /** Epoch seconds, read once so every time rule sees the same instant. */
   readonly now: number;

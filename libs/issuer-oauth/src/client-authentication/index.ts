@@ -1,3 +1,3 @@
 export * from './authenticate-client.js';
 export * from './client-registry.js';
-export { CLIENT_ASSERTION_TYPE_JWT_BEARER, type AuthenticatedClient, type ClientAuthenticationDeps } from './context.js';
+export { CLIENT_ASSERTION_TYPE_JWT_BEARER, type AuthenticatedClient, type ClientAuthenticationDeps, type ClientAuthenticationHeaders } from './context.js';

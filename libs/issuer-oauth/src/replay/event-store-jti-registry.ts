@@ -5,6 +5,8 @@ import type { JtiRegistry, SingleUse, SingleUseKind } from './jti-registry.js';
 
 const CATEGORY: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'clientjti', dpop_proof: 'dpopjti' };
 const EVENT_TYPE: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'ClientAssertionUsed', dpop_proof: 'DpopProofUsed' };
+/** Who used the token, in the event metadata (DESIGN 1 `actor`): the client, or the holder of a DPoP key. */
+const ACTOR_ROLE: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'client', dpop_proof: 'dpop_key' };
 
 /** `<category>-<base64url(SHA-256(JSON [scope, jti]))>`: fixed length, no control characters, unambiguous. */
 export function jtiStreamName(kind: SingleUseKind, scope: string, jti: string): string {
@@ -33,7 +35,7 @@ export class EventStoreJtiRegistry implements JtiRegistry {
           {
             type: EVENT_TYPE[use.kind],
             data: { scope: use.scope, jti: use.jti, expires_at: use.expiresAt.toISOString(), ...use.data },
-            metadata: { occurred_at: this.clock.now().toISOString() },
+            metadata: { occurred_at: this.clock.now().toISOString(), actor: { id: use.scope, role: ACTOR_ROLE[use.kind] } },
           },
         ],
         { expectedRevision: 'no_stream' },
