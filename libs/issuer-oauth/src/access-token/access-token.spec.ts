@@ -132,6 +132,9 @@ describe('verifyAccessToken (RFC 9068 §4)', () => {
     expect(error.headers['WWW-Authenticate']).toMatch(/^DPoP error="invalid_token"/);
   });
 
+  it('RFC 7519 §7.2: accepts a compact JWS', async () => {
+    await expect(verify(await craft())).resolves.toBeDefined();
+  });
   it('RFC 7519 §7.2: refuses a value that is not a JWT', async () => {
     expect((await refusal(verify('a.b'))).description).toBe('the access token is not a JWT');
   });
@@ -193,6 +196,10 @@ describe('verifyAccessToken (RFC 9068 §4)', () => {
     expect((await refusal(verify(accessToken))).description).toBe('the access token has expired');
   });
 
+  it('RFC 7519 §4.1.6: accepts an iat now, or slightly ahead within a configured tolerance', async () => {
+    await expect(verify(await craft({ iat: clock.seconds }))).resolves.toBeDefined();
+    await expect(verifyAccessToken(await craft({ iat: clock.seconds + 5 }), jwks, { issuer: ISSUER, clock, clockToleranceSeconds: 5 })).resolves.toBeDefined();
+  });
   it('RFC 7519 §4.1.6: refuses a token issued in the future', async () => {
     expect((await refusal(verify(await craft({ iat: clock.seconds + 10 })))).description).toBe('the access token is not yet valid');
   });
