@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MetadataController } from './metadata/metadata.controller.js';
+import { IssuerOAuthModule } from './oauth/oauth.module.js';
 
 /**
  * The issuer's own features. The platform (settings, validated config as SERVICE_CONFIG, logger, event
  * store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
 @Module({
+  imports: [IssuerOAuthModule],
   controllers: [MetadataController],
 })
 export class AppModule {}

@@ -46,4 +46,20 @@ export class OAuthForm {
   names(): string[] {
     return [...this.values.keys()];
   }
+
+  /** The parameters as a plain record, as `@mission/issuer-oauth` checks take them. */
+  toRecord(): Record<string, string> {
+    return Object.fromEntries(this.values);
+  }
+}
+
+/** The parts of an Express request a form-based OAuth endpoint reads. */
+export interface FormRequest {
+  readonly headers: { readonly [name: string]: string | string[] | undefined };
+  readonly rawBody?: Buffer;
+}
+
+export function formOf(request: FormRequest): OAuthForm {
+  const contentType = request.headers['content-type'];
+  return OAuthForm.parse(Array.isArray(contentType) ? contentType[0] : contentType, request.rawBody);
 }

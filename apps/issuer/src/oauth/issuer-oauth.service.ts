@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { EVENT_STORE, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
+import type { EventStore } from '@mission/event-store';
+import {
+  authenticateClient, EventStoreJtiRegistry, verifyDpopProof,
+  type AuthenticatedClient, type Clock, type JtiRegistry, type VerifiedDpopProof,
+} from '@mission/issuer-oauth';
+import { ClientRegistry } from '../clients/client-registry.js';
+import type { ClientRegistration } from '../config/issuer-config.js';
+import type { OAuthForm } from '../http/oauth-form.js';
+import { CLOCK } from './clock.js';
+
+/**
+ * The issuer's OAuth checks bound to its configuration: the issuer identifier, the client registry,
+ * the store-backed single-use `jti` registry and the injected clock. Controllers call these and nothing
+ * else for client authentication and DPoP.
+ */
+@Injectable()
+export class IssuerOAuth {
+  private readonly jtis: JtiRegistry;
+
+  constructor(
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly clients: ClientRegistry,
+  ) {
+    this.jtis = new EventStoreJtiRegistry(store, clock);
+  }
+
+  get issuer(): string {
+    return this.settings.baseUrl;
+  }
+
+  /** `private_key_jwt` (RFC 7523); every failure is 401 invalid_client. */
+  authenticate(form: OAuthForm, request: Pick<Request, 'headers'>): Promise<AuthenticatedClient<ClientRegistration>> {
+    const authorization = request.headers['authorization'];
+    return authenticateClient(form.toRecord(), { clients: this.clients, jtis: this.jtis, clock: this.clock, issuer: this.issuer }, {
+      ...(authorization !== undefined ? { authorization } : {}),
+    });
+  }
+
+  /** RFC 9449 §4.3 for a request to `path` on this issuer; `accessToken` adds the `ath` check. */
+  verifyDpop(request: Pick<Request, 'method' | 'headersDistinct'>, path: string, accessToken?: string): Promise<VerifiedDpopProof> {
+    return verifyDpopProof(
+      { method: request.method, url: this.endpoint(path), dpop: request.headersDistinct['dpop'], ...(accessToken !== undefined ? { accessToken } : {}) },
+      { jtis: this.jtis, clock: this.clock },
+    );
+  }
+
+  endpoint(path: string): string {
+    return `${this.issuer.replace(/\/$/, '')}${path}`;
+  }
+}
