@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MetadataController } from './metadata/metadata.controller.js';
+import { MissionsModule } from './missions/missions.module.js';
 import { IssuerOAuthModule } from './oauth/oauth.module.js';
 
 /**
@@ -7,7 +8,7 @@ import { IssuerOAuthModule } from './oauth/oauth.module.js';
  * store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
 @Module({
-  imports: [IssuerOAuthModule],
+  imports: [IssuerOAuthModule, MissionsModule],
   controllers: [MetadataController],
 })
 export class AppModule {}

@@ -1,0 +1,66 @@
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { EventStore } from '@mission/event-store';
+import { aggregateStream } from '@mission/es-kit';
+import { effectiveState, isMissionId, missionDecider, missionExists, missionStreamName } from '@mission/issuer-domain';
+import { AccessDeniedError, InvalidTokenError, verifyAccessToken, type AccessTokenPayload, type Clock } from '@mission/issuer-oauth';
+import { EVENT_STORE, SigningKeys } from '@mission/platform';
+import { formOf } from '../http/oauth-form.js';
+import { CLOCK } from '../oauth/clock.js';
+import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
+
+/**
+ * RFC 7662 introspection with the `mission` member (DESIGN 2.1): `active` is true only when the token is
+ * valid **and** its mission is exactly active at this instant (expiry first). A token that fails
+ * verification answers `{"active": false}` and nothing else (§2.2); a valid token under a mission that
+ * is no longer active also reports the mission's state, so a resource server can tell why.
+ */
+@Controller()
+export class IntrospectionController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly oauth: IssuerOAuth,
+    private readonly keys: SigningKeys,
+  ) {}
+
+  @Post('introspect')
+  @HttpCode(200)
+  async introspect(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
+    const form = formOf(request);
+    // RFC 7662 §2.1: the caller is authenticated; DESIGN 2.1: and holds the introspection permission.
+    const { client } = await this.oauth.authenticate(form, request);
+    if (!client.permissions.includes('introspection') && !client.permissions.includes('admin')) {
+      throw new AccessDeniedError('this client may not introspect tokens');
+    }
+    const token = form.required('token', 16_384);
+    response.setHeader('Cache-Control', 'no-store');
+    let claims: AccessTokenPayload;
+    try {
+      ({ claims } = await verifyAccessToken(token, this.keys.jwks(), { issuer: this.oauth.issuer, clock: this.clock }));
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return { active: false };
+      throw error;
+    }
+    if (!isMissionId(claims.mission.id)) return { active: false };
+    const { state } = await aggregateStream(this.store, missionStreamName(claims.mission.id), missionDecider);
+    if (!missionExists(state)) return { active: false };
+    const missionState = effectiveState(state, this.clock.now());
+    const mission = { id: state.missionId, issuer: state.issuer, authority_hash: state.authorityHash, state: missionState };
+    if (missionState !== 'active') return { active: false, mission };
+    return {
+      active: true,
+      iss: claims.iss,
+      sub: claims.sub,
+      aud: claims.aud,
+      client_id: claims.client_id,
+      iat: claims.iat,
+      exp: claims.exp,
+      jti: claims.jti,
+      token_type: 'DPoP',
+      cnf: claims.cnf,
+      authorization_details: claims.authorization_details,
+      mission,
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { EventStore } from '@mission/event-store';
+import { ProcessManagerRunner, ProjectionRunner } from '@mission/es-kit';
+import type { Clock } from '@mission/issuer-oauth';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, projectionReadinessCheck, ReadinessRegistry } from '@mission/platform';
+import type { Logger } from 'pino';
+import { CLOCK } from '../oauth/clock.js';
+import { IntrospectionController } from './introspection.controller.js';
+import { missionExpiryManager } from './mission-expiry.process-manager.js';
+import { MissionStatusProjection } from './mission-status.projection.js';
+import { MissionsController } from './missions.controller.js';
+
+/** Starts the mission read model and the expiry process manager with the app, and stops them with it. */
+@Injectable()
+class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
+  private readonly projection: ProjectionRunner;
+  private readonly expiry: ProcessManagerRunner;
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CLOCK) clock: Clock,
+    @Inject(LOGGER) logger: Logger,
+    readonly statuses: MissionStatusProjection,
+    private readonly readiness: ReadinessRegistry,
+  ) {
+    const log = logger.child({ component: 'missions' });
+    this.projection = new ProjectionRunner(store, statuses, { logger: log });
+    this.expiry = new ProcessManagerRunner(store, missionExpiryManager(store, () => clock.now()), { clock: () => clock.now(), logger: log });
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.readiness.register(projectionReadinessCheck(this.projection));
+    this.readiness.register(processManagerReadinessCheck(this.expiry));
+    await this.projection.start();
+    await this.expiry.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.expiry.stop();
+    await this.projection.stop();
+  }
+}
+
+@Module({
+  controllers: [MissionsController, IntrospectionController],
+  providers: [MissionStatusProjection, MissionBackgroundWork],
+  exports: [MissionStatusProjection],
+})
+export class MissionsModule {}
