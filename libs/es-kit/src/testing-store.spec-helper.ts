@@ -1,25 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EmbeddedEventStore } from '@mission/event-store';
+import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import type { CommandContext } from './event-metadata.js';
 
 /** A real embedded store in a temp dir, reopenable to simulate a restart. */
-export async function tempStore(): Promise<{ store: EmbeddedEventStore; restart(): Promise<EmbeddedEventStore>; dispose(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'es-kit-'));
-  const handle = {
-    store: await EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 50 }),
-    async restart() {
-      await handle.store.close();
-      handle.store = await EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 50 });
-      return handle.store;
-    },
-    async dispose() {
-      await handle.store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  return handle;
+export function tempStore(): Promise<TempEmbeddedStore> {
+  return openTempEmbeddedStore('es-kit-');
 }
 
 export const context = (now = new Date('2026-11-22T10:00:00Z')): CommandContext => ({

@@ -1,26 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EmbeddedEventStore } from '@mission/event-store';
+import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { Clock } from './pipeline/clock.js';
 
-/** A real embedded store in a temp dir (as libs/es-kit's testing-store.spec-helper). */
-export async function tempStore(): Promise<{ store: EmbeddedEventStore; restart(): Promise<EmbeddedEventStore>; dispose(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'issuer-oauth-'));
-  const handle = {
-    store: await EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 50 }),
-    async restart() {
-      await handle.store.close();
-      handle.store = await EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 50 });
-      return handle.store;
-    },
-    async dispose() {
-      await handle.store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  return handle;
+/** A real embedded store in a temp dir. */
+export function tempStore(): Promise<TempEmbeddedStore> {
+  return openTempEmbeddedStore('issuer-oauth-');
 }
 
 /** A clock the test moves by hand. */

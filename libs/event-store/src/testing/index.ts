@@ -3,3 +3,4 @@
  * import only from *.spec.ts files.
  */
 export { describeEventStoreContract, type EventStoreHarness } from './contract/event-store.contract.js';
+export { openTempEmbeddedStore, type TempEmbeddedStore } from './temp-embedded-store.js';
