@@ -2,3 +2,4 @@ export * from './shared/index.js';
 export * from './authority-set/index.js';
 export * from './mission-intent/index.js';
 export * from './mission/index.js';
+export * from './grant/index.js';

@@ -1,0 +1,78 @@
+import { IssuerDomainError } from '../shared/errors.js';
+
+/**
+ * RFC 6749 §5.2 `invalid_grant`: the code or refresh token is invalid, expired, revoked, does not
+ * match the redirection URI, or was issued to another client. Subclasses say which, for logs and
+ * audit; the client gets `invalid_grant` for all of them.
+ */
+export class InvalidGrantError extends IssuerDomainError {
+  readonly error = 'invalid_grant';
+}
+
+/** No grant on that stream. */
+export class GrantNotFoundError extends InvalidGrantError {
+  constructor() {
+    super('the grant is unknown');
+  }
+}
+
+/** The presented code or refresh token does not match the grant's stored hash (and was never valid). */
+export class UnknownGrantTokenError extends InvalidGrantError {
+  constructor(what: 'authorization code' | 'refresh token') {
+    super(`the ${what} is invalid`);
+  }
+}
+
+export class GrantRevokedError extends InvalidGrantError {
+  constructor() {
+    super('the grant has been revoked');
+  }
+}
+
+/** RFC 6749 §4.1.2: a code used twice. The grant has been revoked by the same decision. */
+export class AuthorizationCodeReusedError extends InvalidGrantError {
+  constructor() {
+    super('the authorization code was already used; tokens issued from it are revoked');
+  }
+}
+
+/** A rotated refresh token presented again (OAuth 2.0 Security BCP §4.14.2). The grant has been revoked. */
+export class RefreshTokenReusedError extends InvalidGrantError {
+  constructor() {
+    super('the refresh token was already used; the grant is revoked');
+  }
+}
+
+export class AuthorizationCodeExpiredError extends InvalidGrantError {
+  constructor() {
+    super('the authorization code has expired');
+  }
+}
+
+/** RFC 6749 §4.1.3 / §6: the credential was issued to another client. */
+export class GrantClientMismatchError extends InvalidGrantError {
+  constructor() {
+    super('the grant was issued to another client');
+  }
+}
+
+/** RFC 6749 §4.1.3: `redirect_uri` differs from the one in the authorization request. */
+export class RedirectUriMismatchError extends InvalidGrantError {
+  constructor() {
+    super('redirect_uri does not match the authorization request');
+  }
+}
+
+/** RFC 7636 §4.6: S256(code_verifier) ≠ code_challenge. */
+export class PkceVerificationError extends InvalidGrantError {
+  constructor() {
+    super('code_verifier does not match the code_challenge');
+  }
+}
+
+/** RFC 9449 §5, §10: the DPoP key differs from the key the code (`dpop_jkt`) or refresh token is bound to. */
+export class DpopBindingMismatchError extends InvalidGrantError {
+  constructor() {
+    super('the DPoP proof key is not the key the grant is bound to');
+  }
+}
