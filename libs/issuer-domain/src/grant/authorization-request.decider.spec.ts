@@ -2,15 +2,15 @@ import { fold, given } from '@mission/decider';
 import { InvalidCommandError } from '../shared/errors.js';
 import { sha256Base64url } from '../shared/sha256.js';
 import { APPROVER, at, AUTHORITY_SET, INTENT, MISSION_ID, T0 } from '../testing/fixtures.js';
+import type { PushAuthorizationRequest } from './authorization-request.commands.js';
 import {
   AuthorizationRequestAlreadyUsedError,
   AuthorizationRequestClientMismatchError,
   AuthorizationRequestExistsError,
   AuthorizationRequestExpiredError,
   AuthorizationRequestNotFoundError,
-  type AuthorizationRequestEvent,
-  type PushAuthorizationRequest,
-} from './authorization-request.js';
+} from './authorization-request.errors.js';
+import type { AuthorizationRequestEvent } from './authorization-request.events.js';
 import { authorizationRequestDecider, authorizationRequestStatus, pendingAuthorizationRequest } from './authorization-request.decider.js';
 import { grantIdFromBytes, requestIdFromBytes } from './grant-ids.js';
 

@@ -8,19 +8,16 @@ import { assertDate, assertOptionalText, assertText } from '../shared/guards.js'
 import { parseRfc3339 } from '../shared/rfc3339.js';
 import { isSha256Base64url } from '../shared/sha256.js';
 import { absoluteUriProblem } from '../shared/uri.js';
+import type { AuthorizationRequestCommand, PushAuthorizationRequest } from './authorization-request.commands.js';
 import {
   AuthorizationRequestAlreadyUsedError,
   AuthorizationRequestClientMismatchError,
   AuthorizationRequestExistsError,
   AuthorizationRequestExpiredError,
   AuthorizationRequestNotFoundError,
-  type AuthorizationRequest,
-  type AuthorizationRequestCommand,
-  type AuthorizationRequestEvent,
-  type AuthorizationRequestState,
-  type AuthorizationRequestStatus,
-  type PushAuthorizationRequest,
-} from './authorization-request.js';
+} from './authorization-request.errors.js';
+import type { AuthorizationRequestEvent } from './authorization-request.events.js';
+import type { AuthorizationRequest, AuthorizationRequestState, AuthorizationRequestStatus } from './authorization-request.state.js';
 import { isGrantId, isRequestId } from './grant-ids.js';
 
 /** Status by time: a pending request is `expired` once `now ≥ expires_at`. */

@@ -2,7 +2,8 @@ import { fold, given } from '@mission/decider';
 import { InvalidCommandError } from '../shared/errors.js';
 import { sha256Base64url } from '../shared/sha256.js';
 import { ADMIN, at, MISSION_ID, T0 } from '../testing/fixtures.js';
-import type { GrantEvent, RedeemAuthorizationCode, RotateRefreshToken } from './grant.js';
+import type { RedeemAuthorizationCode, RotateRefreshToken } from './grant.commands.js';
+import type { GrantEvent } from './grant.events.js';
 import { grantDecider, throwIfGrantRefused } from './grant.decider.js';
 import {
   AuthorizationCodeExpiredError,

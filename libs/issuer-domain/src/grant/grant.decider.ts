@@ -17,17 +17,9 @@ import {
   RefreshTokenReusedError,
   UnknownGrantTokenError,
 } from './grant.errors.js';
-import type {
-  Grant,
-  GrantCommand,
-  GrantEvent,
-  GrantRevocationReason,
-  GrantState,
-  IssueAuthorizationCode,
-  RedeemAuthorizationCode,
-  RevokeRefreshToken,
-  RotateRefreshToken,
-} from './grant.js';
+import type { GrantCommand, IssueAuthorizationCode, RedeemAuthorizationCode, RevokeRefreshToken, RotateRefreshToken } from './grant.commands.js';
+import type { GrantEvent, GrantRevocationReason } from './grant.events.js';
+import type { Grant, GrantState } from './grant.state.js';
 import { isGrantId, isRequestId } from './grant-ids.js';
 
 /**
@@ -206,8 +198,9 @@ function decideRefresh(command: RotateRefreshToken, state: GrantState): GrantEve
 }
 
 /**
- * RFC 7009 §2.2: an unknown, already revoked or retired-but-unmatched token is answered with
- * success and changes nothing; a token of another client is refused (§2.1).
+ * RFC 7009: the current or a retired refresh token of this grant revokes the grant; an unknown
+ * token or an already revoked grant is answered with success and changes nothing (§2.2); a token
+ * of another client is refused (§2.1).
  */
 function decideRevokeRefreshToken(command: RevokeRefreshToken, state: GrantState): GrantEvent[] {
   assertText(command.clientId, 'clientId', 256);

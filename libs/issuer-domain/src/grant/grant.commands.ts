@@ -1,0 +1,57 @@
+import type { Actor } from '../shared/actor.js';
+
+/* Hashes are computed by the application (grantTokenHash; S256 of the code_verifier). */
+
+export interface IssueAuthorizationCode {
+  readonly type: 'issueCode';
+  readonly grantId: string;
+  readonly missionId: string;
+  readonly clientId: string;
+  readonly codeHash: string;
+  readonly redirectUri: string;
+  readonly codeChallenge: string;
+  readonly dpopJkt?: string;
+  readonly requestId?: string;
+  readonly expiresAt: Date;
+  readonly now: Date;
+}
+
+export interface RedeemAuthorizationCode {
+  readonly type: 'redeemCode';
+  readonly codeHash: string;
+  /** The authenticated client. */
+  readonly clientId: string;
+  readonly redirectUri: string;
+  /** base64url(SHA-256(ASCII(code_verifier))), RFC 7636 §4.6. */
+  readonly codeVerifierChallenge: string;
+  /** Thumbprint of the DPoP proof key of the token request (every token is DPoP-bound, DESIGN 2.2). */
+  readonly dpopJkt: string;
+  /** When the client may refresh: the first refresh token, issued in the same decision. */
+  readonly refreshTokenHash?: string;
+  readonly now: Date;
+}
+
+export interface RotateRefreshToken {
+  readonly type: 'refresh';
+  readonly refreshTokenHash: string;
+  readonly newRefreshTokenHash: string;
+  readonly clientId: string;
+  readonly dpopJkt: string;
+  readonly now: Date;
+}
+
+/** RFC 7009 revocation of a refresh token by its client. */
+export interface RevokeRefreshToken {
+  readonly type: 'revokeRefreshToken';
+  readonly refreshTokenHash: string;
+  readonly clientId: string;
+  readonly now: Date;
+}
+
+export interface RevokeGrant {
+  readonly type: 'revokeGrant';
+  readonly actor: Actor;
+  readonly now: Date;
+}
+
+export type GrantCommand = IssueAuthorizationCode | RedeemAuthorizationCode | RotateRefreshToken | RevokeRefreshToken | RevokeGrant;
