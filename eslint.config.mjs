@@ -53,7 +53,7 @@ export default [
   },
   {
     // Domain code decides; it never performs IO, even through Node's own modules.
-    files: ['libs/decider/src/**/*.ts', 'libs/*/domain/src/**/*.ts', 'libs/**/domain/**/*.ts'],
+    files: ['libs/decider/src/**/*.ts', 'libs/*-domain/src/**/*.ts', 'libs/*/domain/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: IO_MODULES.map((name) => ({ name, message: 'domain code performs no IO' })), patterns: ['@nestjs/*'] }],

@@ -35,6 +35,7 @@ describe('module boundaries', () => {
   it('refuses IO in domain code', () => {
     expect(lint('libs/decider/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toMatch(/no-restricted-imports/);
     expect(lint('libs/decider/src/probe.ts', "export const now = () => Date.now();\n")).toMatch(/no-restricted-properties/);
+    expect(lint('libs/issuer-domain/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toMatch(/no-restricted-imports/);
   });
 
   it('refuses adapters in domain code', () => {
