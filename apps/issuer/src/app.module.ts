@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthorizationModule } from './authorization/authorization.module.js';
 import { MetadataController } from './metadata/metadata.controller.js';
 import { MissionsModule } from './missions/missions.module.js';
 import { IssuerOAuthModule } from './oauth/oauth.module.js';
@@ -8,7 +9,7 @@ import { IssuerOAuthModule } from './oauth/oauth.module.js';
  * store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
 @Module({
-  imports: [IssuerOAuthModule, MissionsModule],
+  imports: [IssuerOAuthModule, MissionsModule, AuthorizationModule],
   controllers: [MetadataController],
 })
 export class AppModule {}
