@@ -1,8 +1,9 @@
-import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';
+import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { AuthorizationRequests } from './authorization-requests.service.js';
 import {
@@ -12,6 +13,7 @@ import {
 
 /** RFC 9126 pushed authorization requests for root missions (DESIGN 2.1, 2.3). */
 @Controller()
+@UseInterceptors(DpopNonceInterceptor)
 export class ParController {
   constructor(
     private readonly oauth: IssuerOAuth,

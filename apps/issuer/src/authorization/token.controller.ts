@@ -1,6 +1,7 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { formOf } from '../http/oauth-form.js';
+import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { grantTypeOf, refuseAccessToken } from './token-steps.js';
 import { TokenService, type TokenResponse } from './token.service.js';
@@ -10,6 +11,7 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /** `POST /token` (authorization_code, refresh_token) and `POST /revoke` (RFC 7009), DESIGN 2.1. */
 @Controller()
+@UseInterceptors(DpopNonceInterceptor)
 export class TokenController {
   constructor(
     private readonly oauth: IssuerOAuth,

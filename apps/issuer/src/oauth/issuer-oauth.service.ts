@@ -4,12 +4,13 @@ import { EVENT_STORE, SERVICE_SETTINGS, type ServiceSettings } from '@mission/pl
 import type { EventStore } from '@mission/event-store';
 import {
   authenticateClient, EventStoreJtiRegistry, verifyDpopProof,
-  type AuthenticatedClient, type Clock, type JtiRegistry, type VerifiedDpopProof,
+  type AuthenticatedClient, type Clock, type DpopNonces, type JtiRegistry, type VerifiedDpopProof,
 } from '@mission/issuer-oauth';
 import { ClientRegistry } from '../clients/client-registry.js';
 import type { ClientRegistration } from '../config/issuer-config.js';
 import type { OAuthForm } from '../http/oauth-form.js';
 import { CLOCK } from './clock.js';
+import { DPOP_NONCES } from './dpop-nonce-config.js';
 
 /**
  * The issuer's OAuth checks bound to its configuration: the issuer identifier, the client registry,
@@ -25,6 +26,7 @@ export class IssuerOAuth {
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly clients: ClientRegistry,
+    @Inject(DPOP_NONCES) private readonly nonces: DpopNonces | undefined,
   ) {
     this.jtis = new EventStoreJtiRegistry(store, clock);
   }
@@ -45,7 +47,7 @@ export class IssuerOAuth {
   verifyDpop(request: Pick<Request, 'method' | 'headersDistinct'>, path: string, accessToken?: string): Promise<VerifiedDpopProof> {
     return verifyDpopProof(
       { method: request.method, url: this.endpoint(path), dpop: request.headersDistinct['dpop'], ...(accessToken !== undefined ? { accessToken } : {}) },
-      { jtis: this.jtis, clock: this.clock },
+      { jtis: this.jtis, clock: this.clock, ...(this.nonces ? { nonces: this.nonces } : {}) },
     );
   }
 
