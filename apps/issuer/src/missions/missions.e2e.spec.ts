@@ -223,3 +223,24 @@ describe('POST /introspect (RFC 7662, issue 3 item 7)', () => {
     expect(await anonymous.json()).toMatchObject({ error: 'invalid_client' });
   });
 });
+
+describe('malformed input at the token-side endpoints is a 4xx OAuth error, never a 5xx', () => {
+  const withAssertion = async (form: Record<string, string>) => ({ ...(await (await demoClient('demo-agent')).assertion()), ...form });
+
+  it.each([
+    ['/introspect without a token', '/introspect', {}, 400, 'invalid_request'],
+    ['/missions/status without a mission_id', '/missions/status', {}, 404, 'not_found'],
+    ['/missions/lifecycle without an operation', '/missions/lifecycle', { mission_id: 'msn_AAAAAAAAAAAAAAAAAAAAAA', reason: 'x' }, 404, 'not_found'],
+    ['/revoke without a token', '/revoke', {}, 400, 'invalid_request'],
+  ])('%s', async (_, path, form, status, error) => {
+    const reply = await post(path, await withAssertion(form));
+    expect(reply.status).toBe(status);
+    expect(await reply.json()).toMatchObject({ error });
+  });
+
+  it.each(['/introspect', '/missions/status', '/missions/lifecycle', '/revoke', '/token', '/par'])('%s refuses a JSON body', async (path) => {
+    const reply = await fetch(`${service.listenUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"token":"x"}' });
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toMatchObject({ error: 'invalid_request' });
+  });
+});
