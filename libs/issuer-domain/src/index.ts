@@ -3,3 +3,4 @@ export * from './authority-set/index.js';
 export * from './mission-intent/index.js';
 export * from './mission/index.js';
 export * from './grant/index.js';
+export * from './subset/index.js';
