@@ -1,0 +1,14 @@
+export { contentDigest, verifyContentDigest, ContentDigestError, type ContentDigestErrorReason } from './content-digest.js';
+export { HttpSignatureError, type HttpSignatureErrorReason } from './http-signature-error.js';
+export type { HttpHeaders, HttpMessage, HttpRequest, HttpResponse } from './http-message.js';
+export { DERIVED_COMPONENTS, type DerivedComponent } from './component-value.js';
+export { serializeSignatureParams, type SignatureParams } from './signature-params.js';
+export { signatureBase } from './signature-base.js';
+export { SIGNATURE_ALGORITHMS, type KeyInput, type SignatureAlgorithm } from './signature-algorithms.js';
+export {
+  verifyRequestSignature,
+  type ResolvedKey,
+  type VerifiedSignature,
+  type VerifyRequestSignatureOptions,
+} from './verify-request-signature.js';
+export { signRequest, type SignedFields, type SignRequestOptions } from './sign-request.js';
