@@ -1,7 +1,7 @@
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
-import type { LifecycleOperation } from './mission-lifecycle.js';
+import type { LifecycleOperation, TerminalMissionState } from './mission-lifecycle.js';
 import type { ParentLink } from './parent-link.js';
 
 /** Approval creates the mission `active` (DESIGN 2.3). The application generates the id. */
@@ -42,4 +42,35 @@ export interface ExpireMission {
   readonly now: Date;
 }
 
-export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission;
+/**
+ * DESIGN 2.4 "Serialization": attaches a Child Mission to this (parent) mission by an event on the
+ * parent's stream, appended with the expected revision the creation read — so `max_children` (spec 8)
+ * holds under concurrency and a terminal parent transition and a creation cannot both win.
+ */
+export interface AttachChild {
+  readonly type: 'attachChild';
+  readonly childMissionId: string;
+  /** The child actor's client (spec 2.2 `child_actor.sub`). */
+  readonly childClientId: string;
+  /**
+   * Per child entry, the index of the parent entry that justifies it (checkStrictSubset's
+   * `justifications[i].parentIndex`, in child-entry order). Each must carry `delegation.children`.
+   */
+  readonly parentEntryIndexes: readonly number[];
+  /** Who requested the creation (the authenticated client submitting it). */
+  readonly actor: Actor;
+  readonly now: Date;
+}
+
+/**
+ * From a process manager, once the child's own stream records a terminal state: frees the child's
+ * `max_children` slots (spec 2.4 rule 2). Idempotent.
+ */
+export interface ChildReachedTerminal {
+  readonly type: 'childReachedTerminal';
+  readonly childMissionId: string;
+  readonly state: TerminalMissionState;
+  readonly now: Date;
+}
+
+export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission | AttachChild | ChildReachedTerminal;

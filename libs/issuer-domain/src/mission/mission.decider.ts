@@ -10,7 +10,9 @@ import { assertDate, assertText } from '../shared/guards.js';
 import { hasControlCharacters, isWellFormedString } from '../shared/json.js';
 import { parseRfc3339 } from '../shared/rfc3339.js';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
-import type { ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
+import { FanOutExceededError, ParentNotActiveError } from '../children/child-attachment.errors.js';
+import { activeChildCount } from '../children/fan-out.js';
+import type { AttachChild, ChangeMissionLifecycle, ChildReachedTerminal, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
 import {
   InvalidTransitionError,
   MissionAlreadyExistsError,
@@ -20,10 +22,17 @@ import {
   NonceReuseError,
   StaleVersionError,
 } from './mission.errors.js';
-import type { MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
+import type { ChildMissionAttached, ChildMissionDetached, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
 import { effectiveState, initialMissionState, missionExists, nonceKey, type Mission, type MissionState } from './mission.state.js';
 import { isMissionId } from './mission-id.js';
-import { isLifecycleOperation, isTerminalMissionState, nextMissionState, type LifecycleOperation, type MissionLifecycleState } from './mission-lifecycle.js';
+import {
+  isLifecycleOperation,
+  isTerminalMissionState,
+  MISSION_LIFECYCLE_STATES,
+  nextMissionState,
+  type LifecycleOperation,
+  type MissionLifecycleState,
+} from './mission-lifecycle.js';
 import { assertParentLink, parentLinkData } from './parent-link.js';
 
 export const LIFECYCLE_REQUEST_LIMITS = {
@@ -50,8 +59,15 @@ const OPERATION_FOR: Record<MissionLifecycleEvent['type'], LifecycleOperation> =
 /**
  * The Mission aggregate (stream `mission-<mission_id>`), root or child alike. Every decision on an
  * existing mission goes through `effectiveState` (expiry before stored state, DESIGN 2.3); every
- * committed transition increments `version` (creation is version 1). Refusals are typed errors
- * (mission.errors.ts). The transition table is in mission-lifecycle.ts.
+ * committed lifecycle transition increments `version` (creation is version 1). Refusals are typed
+ * errors (mission.errors.ts). The transition table is in mission-lifecycle.ts.
+ *
+ * A parent's stream also records its Child Missions (DESIGN 2.4 "Serialization"): `attachChild` is
+ * decided over the state the creation read and appended with that revision, so `max_children`
+ * (spec 8) cannot be exceeded and a terminal parent transition and a creation cannot both win.
+ * Attachment and detachment are NOT lifecycle transitions: `version` counts lifecycle transitions only
+ * (DESIGN 2.3: it is the client's `expected_version` and the status `version`), so they leave it — and
+ * `updatedAt` — unchanged.
  */
 export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState> = {
   initialState: initialMissionState,
@@ -67,6 +83,10 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
       case 'resume':
       case 'complete':
         return decideLifecycle(command, state);
+      case 'attachChild':
+        return decideAttachChild(command, state);
+      case 'childReachedTerminal':
+        return decideChildReachedTerminal(command, state);
       default:
         throw new InvalidCommandError('unknown mission command');
     }
@@ -75,6 +95,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
   evolve(state, event) {
     if (event.type === 'MissionCreated') return created(event.data);
     if (!missionExists(state)) return state;
+    if (event.type === 'ChildMissionAttached' || event.type === 'ChildMissionDetached') return evolveChildren(state, event);
     const data = event.data;
     const nonces =
       event.type !== 'MissionExpired' && data.nonce !== undefined
@@ -100,7 +121,20 @@ function created(data: MissionCreated['data']): Mission {
     version: data.version,
     updatedAt: new Date(data.occurred_at),
     nonces: new Map(),
+    children: new Map(),
   };
+}
+
+/** Children only: `version` and `updatedAt` stay as they are (not a lifecycle transition). */
+function evolveChildren(state: Mission, event: MissionChildEvent): Mission {
+  const data = event.data;
+  if (event.type === 'ChildMissionAttached') {
+    const children = new Map(state.children).set(data.child_mission_id, { parentEntryIndexes: [...event.data.parent_entry_indexes], terminal: false });
+    return { ...state, children };
+  }
+  const existing = state.children.get(data.child_mission_id);
+  if (!existing || existing.terminal) return state;
+  return { ...state, children: new Map(state.children).set(data.child_mission_id, { ...existing, terminal: true }) };
 }
 
 function decideCreate(command: CreateMission, state: MissionState): MissionEvent[] {
@@ -200,6 +234,76 @@ function decideExpire(command: ExpireMission, state: MissionState): MissionEvent
     },
   };
   return [event];
+}
+
+/**
+ * DESIGN 2.4 "Serialization", spec 4.1 steps 4, 8 and 10, spec 2.4 rules 2–3, spec 8 `max_children`.
+ * Checks run in spec order: the parent is (effectively) active, then fan-out per justifying entry.
+ */
+function decideAttachChild(command: AttachChild, state: MissionState): MissionEvent[] {
+  assertActor(command.actor, 'actor');
+  assertDate(command.now, 'now');
+  if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
+  assertText(command.childClientId, 'childClientId', 256);
+  if (!missionExists(state)) throw new MissionNotFoundError();
+  if (command.childMissionId === state.missionId) throw new InvalidCommandError('childMissionId must differ from the parent mission_id');
+  const indexes = checkedParentEntryIndexes(command.parentEntryIndexes, state);
+
+  const existing = state.children.get(command.childMissionId);
+  if (existing) {
+    // A retry of the same attachment decides nothing; anything else is a bug at the caller.
+    const same = !existing.terminal && existing.parentEntryIndexes.length === indexes.length && existing.parentEntryIndexes.every((index, i) => index === indexes[i]);
+    if (same) return [];
+    throw new InvalidCommandError('childMissionId is already attached to this parent');
+  }
+
+  const from = effectiveState(state, command.now);
+  if (from !== 'active') throw new ParentNotActiveError(from);
+
+  for (const index of new Set(indexes)) {
+    const max = state.authoritySet[index]!.delegation?.children?.max_children;
+    if (max !== undefined && activeChildCount(state, index) + 1 > max) throw new FanOutExceededError(index, max);
+  }
+
+  const event: ChildMissionAttached = {
+    type: 'ChildMissionAttached',
+    data: {
+      mission_id: state.missionId,
+      child_mission_id: command.childMissionId,
+      child_client_id: command.childClientId,
+      parent_entry_indexes: [...indexes],
+      occurred_at: command.now.toISOString(),
+      actor: actorData(command.actor),
+    },
+  };
+  return [event];
+}
+
+/** Spec 2.4 rule 2: a terminal child frees its slots. Unknown or already detached children: no events. */
+function decideChildReachedTerminal(command: ChildReachedTerminal, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
+  if (!(MISSION_LIFECYCLE_STATES as readonly string[]).includes(command.state) || !isTerminalMissionState(command.state)) {
+    throw new InvalidCommandError('state must be a terminal mission state');
+  }
+  if (!missionExists(state)) throw new MissionNotFoundError();
+  const child = state.children.get(command.childMissionId);
+  if (!child || child.terminal) return [];
+  const event: ChildMissionDetached = {
+    type: 'ChildMissionDetached',
+    data: { mission_id: state.missionId, child_mission_id: command.childMissionId, state: command.state, occurred_at: command.now.toISOString() },
+  };
+  return [event];
+}
+
+/** Non-empty, one per child entry, each naming a parent entry that carries `delegation.children`. */
+function checkedParentEntryIndexes(indexes: readonly number[], state: Mission): readonly number[] {
+  const ok =
+    Array.isArray(indexes) &&
+    indexes.length > 0 &&
+    indexes.every((index) => Number.isSafeInteger(index) && index >= 0 && index < state.authoritySet.length && state.authoritySet[index]!.delegation?.children !== undefined);
+  if (!ok) throw new InvalidCommandError('parentEntryIndexes must name, per child entry, a parent entry that carries delegation.children');
+  return indexes;
 }
 
 function checkLifecycleRequest(command: ChangeMissionLifecycle): void {

@@ -2,7 +2,7 @@ import type { DomainEvent } from '@mission/decider';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
-import type { MissionLifecycleState } from './mission-lifecycle.js';
+import type { MissionLifecycleState, TerminalMissionState } from './mission-lifecycle.js';
 import type { ParentLink } from './parent-link.js';
 
 /** Times are ISO 8601 UTC strings (`toISOString()`); all data is plain JSON. */
@@ -44,6 +44,30 @@ export interface MissionExpiredData extends MissionTransitionData<'expired'> {
   readonly expires_at: string;
 }
 
+/**
+ * On the parent's stream (DESIGN 2.4 "Serialization"). Not a lifecycle transition: carries no
+ * `version` and does not change the parent's.
+ */
+export interface ChildMissionAttachedData {
+  /** The parent mission (this stream's). */
+  readonly mission_id: string;
+  readonly child_mission_id: string;
+  readonly child_client_id: string;
+  /** Per child entry, the justifying parent entry (spec 2.5 rule 7). */
+  readonly parent_entry_indexes: readonly number[];
+  readonly occurred_at: string;
+  readonly actor: Actor;
+}
+
+/** The child reached a terminal state: its `max_children` slots are free again (spec 2.4 rule 2). */
+export interface ChildMissionDetachedData {
+  readonly mission_id: string;
+  readonly child_mission_id: string;
+  /** The child's terminal state. */
+  readonly state: TerminalMissionState;
+  readonly occurred_at: string;
+}
+
 export type MissionCreated = DomainEvent<'MissionCreated', MissionCreatedData>;
 export type MissionSuspended = DomainEvent<'MissionSuspended', MissionTransitionData<'suspended'>>;
 export type MissionResumed = DomainEvent<'MissionResumed', MissionTransitionData<'active'>>;
@@ -51,8 +75,13 @@ export type MissionRevoked = DomainEvent<'MissionRevoked', MissionTransitionData
 export type MissionCompleted = DomainEvent<'MissionCompleted', MissionTransitionData<'completed'>>;
 export type MissionExpired = DomainEvent<'MissionExpired', MissionExpiredData>;
 
+export type ChildMissionAttached = DomainEvent<'ChildMissionAttached', ChildMissionAttachedData>;
+export type ChildMissionDetached = DomainEvent<'ChildMissionDetached', ChildMissionDetachedData>;
+
 export type MissionLifecycleEvent = MissionSuspended | MissionResumed | MissionRevoked | MissionCompleted;
-export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired;
+/** Child attachment events: on the parent's stream, outside its lifecycle (no `version`). */
+export type MissionChildEvent = ChildMissionAttached | ChildMissionDetached;
+export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired | MissionChildEvent;
 
 export const MISSION_EVENT_TYPES = [
   'MissionCreated',
@@ -61,4 +90,6 @@ export const MISSION_EVENT_TYPES = [
   'MissionRevoked',
   'MissionCompleted',
   'MissionExpired',
+  'ChildMissionAttached',
+  'ChildMissionDetached',
 ] as const satisfies readonly MissionEvent['type'][];

@@ -16,6 +16,14 @@ export interface NonceRecord {
   readonly version: number;
 }
 
+/** A Child Mission attached to this (parent) mission (DESIGN 2.4 "Serialization"). */
+export interface AttachedChild {
+  /** Per child entry, the justifying parent entry. */
+  readonly parentEntryIndexes: readonly number[];
+  /** Set once the child reached a terminal state: it no longer counts against `max_children`. */
+  readonly terminal: boolean;
+}
+
 export interface Mission {
   /** The stored state. Decisions use `effectiveState`, which puts expiry first. */
   readonly lifecycle: MissionLifecycleState;
@@ -29,11 +37,16 @@ export interface Mission {
   readonly createdAt: Date;
   readonly approvedBy: Actor;
   readonly parent?: ParentLink;
-  /** 1 at creation, +1 per committed transition. */
+  /**
+   * 1 at creation, +1 per committed lifecycle transition (DESIGN 2.3). Child attachment and
+   * detachment are not lifecycle transitions and leave it unchanged.
+   */
   readonly version: number;
   readonly updatedAt: Date;
   /** Keyed by `nonceKey(actor.id, nonce)`. */
   readonly nonces: ReadonlyMap<string, NonceRecord>;
+  /** Children attached on this stream, by child mission_id (kept after they reach a terminal state). */
+  readonly children: ReadonlyMap<string, AttachedChild>;
 }
 
 export type MissionState = NoMission | Mission;

@@ -1,0 +1,2 @@
+export * from './child-attachment.errors.js';
+export * from './fan-out.js';
