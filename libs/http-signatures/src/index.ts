@@ -12,3 +12,4 @@ export {
   type VerifyRequestSignatureOptions,
 } from './verify-request-signature.js';
 export { signRequest, type SignedFields, type SignRequestOptions } from './sign-request.js';
+export { dictionaryMemberKeys } from './dictionary-member-keys.js';

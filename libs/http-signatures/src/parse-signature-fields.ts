@@ -1,36 +1,6 @@
 import { parseDictionary, type Dictionary } from 'structured-headers';
+import { dictionaryMemberKeys } from './dictionary-member-keys.js';
 import { HttpSignatureError, type HttpSignatureErrorReason } from './http-signature-error.js';
-
-/**
- * The top-level member keys of a Dictionary field value, in order, duplicates included: RFC 8941 parsing
- * keeps only the last of duplicate keys, but a repeated signature label is ambiguous and is refused.
- * Splits on top-level commas (outside strings and inner lists) and parses each member alone.
- */
-function memberKeys(value: string): string[] {
-  const keys: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let start = 0;
-  const flush = (end: number): void => {
-    const member = value.slice(start, end).trim();
-    if (member !== '') keys.push(...parseDictionary(member).keys());
-  };
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      flush(i);
-      start = i + 1;
-    }
-  }
-  flush(value.length);
-  return keys;
-}
 
 /** Parses `Signature-Input` or `Signature` (RFC 9421 §4.1, §4.2) as a Dictionary without duplicate labels. */
 export function parseSignatureField(
@@ -42,7 +12,7 @@ export function parseSignatureField(
   let keys: string[];
   try {
     dictionary = parseDictionary(value);
-    keys = memberKeys(value);
+    keys = dictionaryMemberKeys(value);
   } catch {
     throw new HttpSignatureError(malformed, 'the field is not a structured Dictionary');
   }

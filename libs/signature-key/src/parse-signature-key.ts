@@ -1,3 +1,4 @@
+import { dictionaryMemberKeys } from '@mission/http-signatures';
 import { parseDictionary, Token, type BareItem, type Dictionary, type Parameters } from 'structured-headers';
 import { publicSigningJwk, type PublicSigningJwk } from './public-signing-jwk.js';
 import { SignatureKeyError } from './signature-key-error.js';
@@ -15,37 +16,6 @@ export type SignatureKeyScheme = SignatureKey['scheme'];
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_FIELD_LENGTH = 16_384;
-
-/**
- * Top-level member keys of a Dictionary value, in order, duplicates included: RFC 8941 parsing keeps only
- * the last of duplicate keys, but a repeated label would let two keys compete for one signature. Splits on
- * commas outside strings and parses each member alone.
- */
-function memberKeys(value: string): string[] {
-  const keys: string[] = [];
-  let inString = false;
-  let depth = 0;
-  let start = 0;
-  const flush = (end: number): void => {
-    const member = value.slice(start, end).trim();
-    if (member !== '') keys.push(...parseDictionary(member).keys());
-  };
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      flush(i);
-      start = i + 1;
-    }
-  }
-  flush(value.length);
-  return keys;
-}
 
 /** A parameter as text: hwk and jwks_uri values may arrive as sf-string or, where the syntax allows, sf-token. */
 function textParameter(parameters: Parameters, name: string, scheme: string): string {
@@ -80,7 +50,7 @@ export function parseSignatureKey(fieldValue: string | readonly string[] | undef
   let keys: string[];
   try {
     dictionary = parseDictionary(value);
-    keys = memberKeys(value);
+    keys = dictionaryMemberKeys(value);
   } catch {
     throw new SignatureKeyError('malformed_signature_key', 'Signature-Key is not a structured Dictionary');
   }
