@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { EmbeddedEventStore } from '../embedded/embedded-event-store.js';
-import type { EventData, RecordedEvent } from '../port/event-store.js';
+import type { EventData } from '../port/event-store.js';
 import { EventStoreDbEventStore, type EventStoreDbOptions } from '../eventstoredb/eventstoredb-event-store.js';
 import { startEventStoreDbStandIn, type EventStoreDbStandIn, type EventStoreDbStandInOptions } from './esdb-grpc-stand-in.js';
 import { RecordingLogger } from './esdb-recording-logger.js';
@@ -63,25 +63,4 @@ export const newCategory = (): string => `t${randomBytes(6).toString('hex')}`;
 
 export const event = (type: string, data: Record<string, unknown> = {}): EventData => ({ type, data }) as EventData;
 
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of iterable) items.push(item);
-  return items;
-}
-
-/** The next `count` items of a live iterator, failing after `timeoutMs` instead of hanging. */
-export async function take(iterator: AsyncIterator<RecordedEvent>, count: number, timeoutMs = 10_000): Promise<RecordedEvent[]> {
-  const items: RecordedEvent[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (items.length < count) {
-    let timer: NodeJS.Timeout | undefined;
-    const next = await Promise.race([
-      iterator.next(),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())))),
-    ]).finally(() => clearTimeout(timer));
-    if (next === 'timeout') throw new Error(`received ${items.length} of ${count} events within ${timeoutMs} ms`);
-    if (next.done) throw new Error(`iteration ended after ${items.length} of ${count} events`);
-    items.push(next.value);
-  }
-  return items;
-}
+export { collect, take } from './async-iteration.js';

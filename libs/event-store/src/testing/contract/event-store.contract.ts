@@ -4,9 +4,10 @@
  * random category, so the suite also runs against a long-lived shared server.
  */
 import { randomBytes } from 'node:crypto';
-import type { EventData, EventStore, RecordedEvent } from '../../port/event-store.js';
+import type { EventData, EventStore } from '../../port/event-store.js';
 import { InvalidEventError, InvalidStreamNameError, StreamDeletedError, WrongExpectedRevisionError } from '../../port/errors.js';
 import { comparePositions, type Position } from '../../port/position.js';
+import { collect, take } from '../async-iteration.js';
 
 export interface EventStoreHarness {
   /** A store over fresh (or, for a shared server, at least unrelated) storage. */
@@ -18,29 +19,6 @@ export interface EventStoreHarness {
 
 const event = (type: string, data: Record<string, unknown> = {}, metadata?: Record<string, unknown>): EventData =>
   ({ type, data, metadata }) as EventData;
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of iterable) items.push(item);
-  return items;
-}
-
-async function take(iterable: AsyncIterable<RecordedEvent>, count: number, timeoutMs = 10_000): Promise<RecordedEvent[]> {
-  const items: RecordedEvent[] = [];
-  const iterator = iterable[Symbol.asyncIterator]();
-  const deadline = Date.now() + timeoutMs;
-  while (items.length < count) {
-    let timer: NodeJS.Timeout | undefined;
-    const next = await Promise.race([
-      iterator.next(),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())))),
-    ]).finally(() => clearTimeout(timer));
-    if (next === 'timeout') throw new Error(`subscription delivered ${items.length} of ${count} events within ${timeoutMs} ms`);
-    if (next.done) break;
-    items.push(next.value);
-  }
-  return items;
-}
 
 export function describeEventStoreContract(adapterName: string, makeHarness: () => EventStoreHarness): void {
   describe(`EventStore contract: ${adapterName}`, () => {
