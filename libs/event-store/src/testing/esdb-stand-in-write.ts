@@ -65,12 +65,7 @@ async function appendOnce(
   if (failure) throw failure;
   if (!options) throw grpcError(status.INVALID_ARGUMENT, 'append without options');
   const streamName = streamNameOf(options.getStreamIdentifier());
-  const expected = expectedRevisionOf({
-    hasNoStream: () => options.hasNoStream(),
-    hasAny: () => options.hasAny(),
-    hasStreamExists: () => options.hasStreamExists(),
-    revision: () => (options.hasRevision() ? options.getRevision() : undefined),
-  });
+  const expected = expectedRevisionOf(revisionOptions(options));
   context.record({ method: 'append', streamName, expectedRevision: expected, eventCount: events.length });
   try {
     const result = await context.log.append(streamName, events, expected);
@@ -158,6 +153,16 @@ async function completeBatch(context: WriteContext, batch: PendingBatch): Promis
   }
 }
 
+/** Append and tombstone options carry the expected revision in the same oneof shape. */
+function revisionOptions(options: { hasNoStream(): boolean; hasAny(): boolean; hasStreamExists(): boolean; hasRevision(): boolean; getRevision(): string }) {
+  return {
+    hasNoStream: () => options.hasNoStream(),
+    hasAny: () => options.hasAny(),
+    hasStreamExists: () => options.hasStreamExists(),
+    revision: () => (options.hasRevision() ? options.getRevision() : undefined),
+  };
+}
+
 /** BatchAppend reports every failure as a google.rpc.Status whose details name the server's error type. */
 function batchError(error: unknown, streamName: string): InstanceType<typeof statusPb.Status> {
   if (error instanceof WrongExpectedRevisionError) {
@@ -197,12 +202,7 @@ export function handleTombstone(
     const options = call.request.getOptions();
     if (!options) throw grpcError(status.INVALID_ARGUMENT, 'tombstone without options');
     const streamName = streamNameOf(options.getStreamIdentifier());
-    const expected = expectedRevisionOf({
-      hasNoStream: () => options.hasNoStream(),
-      hasAny: () => options.hasAny(),
-      hasStreamExists: () => options.hasStreamExists(),
-      revision: () => (options.hasRevision() ? options.getRevision() : undefined),
-    });
+    const expected = expectedRevisionOf(revisionOptions(options));
     context.record({ method: 'tombstone', streamName, expectedRevision: expected, eventCount: 0 });
     await context.log.tombstone(streamName, expected);
     return new streamsPb.TombstoneResp().setNoPosition(new sharedPb.Empty());
