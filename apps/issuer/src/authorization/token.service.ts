@@ -44,8 +44,8 @@ export class TokenService {
     const grant = await this.grant(grantId);
     let mission: Mission | undefined;
     // Only a fresh code is pre-checked here; a redeemed one goes straight to the decider, which revokes the grant (RFC 6749 §4.1.2).
-    if (grant.status === 'code_issued' && !grant.codeRedeemed && grant.codeHash === codeHash && grant.clientId === client.client_id) {
-      verifyPkce(codeVerifier, grant.codeChallenge);
+    if (grant.status === 'code_issued' && grant.kind === 'authorization_code' && !grant.codeRedeemed && grant.codeHash === codeHash && grant.clientId === client.client_id) {
+      verifyPkce(codeVerifier, grant.codeChallenge!);
       if (grant.dpopJkt !== undefined) assertDpopBinding(proof, grant.dpopJkt, 'authorization_code');
       mission = await this.derivableMission(grant.missionId);
     }

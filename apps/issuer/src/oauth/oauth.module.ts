@@ -5,8 +5,9 @@ import { clockProvider, CLOCK } from './clock.js';
 import { DPOP_NONCES, dpopNoncesFromEnvironment } from './dpop-nonce-config.js';
 import { DpopNonceInterceptor } from './dpop-nonce.interceptor.js';
 import { IssuerOAuth } from './issuer-oauth.service.js';
+import { MissionLineage } from '../missions/mission-lineage.js';
 
-/** Client registry, clock and OAuth checks shared by every issuer endpoint. */
+/** Client registry, clock, OAuth checks and the mission/lineage reader shared by every issuer endpoint. */
 @Global()
 @Module({
   providers: [
@@ -15,7 +16,8 @@ import { IssuerOAuth } from './issuer-oauth.service.js';
     ClientRegistry,
     IssuerOAuth,
     DpopNonceInterceptor,
+    MissionLineage,
   ],
-  exports: [CLOCK, DPOP_NONCES, ClientRegistry, IssuerOAuth, DpopNonceInterceptor],
+  exports: [CLOCK, DPOP_NONCES, ClientRegistry, IssuerOAuth, DpopNonceInterceptor, MissionLineage],
 })
 export class IssuerOAuthModule {}

@@ -9,7 +9,7 @@ import type { AttachChild } from '../mission/mission.commands.js';
 import { missionDecider } from '../mission/mission.decider.js';
 import { missionIdFromBytes, missionStreamName } from '../mission/mission-id.js';
 import { missionExists } from '../mission/mission.state.js';
-import { at, CLIENT, createCommand, ISSUER, MISSION_ID } from '../testing/fixtures.js';
+import { at, CLIENT, createCommand, ISSUER, MISSION_ID, attachmentExtras } from '../testing/fixtures.js';
 import { FanOutExceededError } from './child-attachment.errors.js';
 import { activeChildCount } from './fan-out.js';
 
@@ -29,13 +29,15 @@ describe('DESIGN 2.4 "Serialization" with the embedded store: attachments are se
     const create = createCommand({ authoritySet: PARENT_SET, authorityHash: authorityHash(ISSUER, PARENT_SET) });
     await handleCommand(env.store, stream, missionDecider, create, context, { hashChain: true });
 
+    const childMissionId = (n: number): string => missionIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? n + 1 : 7)));
     const attach = (n: number): AttachChild => ({
       type: 'attachChild',
-      childMissionId: missionIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? n + 1 : 7))),
+      childMissionId: childMissionId(n),
       childClientId: `child-agent-${n}`,
       parentEntryIndexes: [0],
       actor: CLIENT,
       now: T1,
+      ...attachmentExtras(childMissionId(n), n, T1).command,
     });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, n) => handleCommand(env.store, stream, missionDecider, attach(n), context, { hashChain: true, maxAttempts: 100 })),

@@ -8,7 +8,7 @@ import { MissionNotActiveError, MissionNotFoundError } from '../mission/mission.
 import type { ChildMissionAttached, ChildMissionDetached, MissionEvent } from '../mission/mission.events.js';
 import { missionIdFromBytes } from '../mission/mission-id.js';
 import { initialMissionState, missionExists, type MissionState } from '../mission/mission.state.js';
-import { at, CLIENT, createCommand, EXPIRES_AT, ISSUER, MISSION_ID } from '../testing/fixtures.js';
+import { at, attachmentExtras, CLIENT, createCommand, EXPIRES_AT, ISSUER, MISSION_ID } from '../testing/fixtures.js';
 import { FanOutExceededError, ParentNotActiveError } from './child-attachment.errors.js';
 import { activeChildCount } from './fan-out.js';
 
@@ -33,6 +33,7 @@ const attach = (n: number, parentEntryIndexes: number[] = [0], now = T1): Attach
   parentEntryIndexes,
   actor: CLIENT,
   now,
+  ...attachmentExtras(childId(n), n, now).command,
 });
 const attached = (n: number, parentEntryIndexes: number[] = [0], now = T1): ChildMissionAttached => ({
   type: 'ChildMissionAttached',
@@ -43,6 +44,7 @@ const attached = (n: number, parentEntryIndexes: number[] = [0], now = T1): Chil
     parent_entry_indexes: parentEntryIndexes,
     occurred_at: now.toISOString(),
     actor: CLIENT,
+    ...attachmentExtras(childId(n), n, now).data,
   },
 });
 const reachedTerminal = (n: number, state: ChildReachedTerminal['state'] = 'completed'): ChildReachedTerminal => ({ type: 'childReachedTerminal', childMissionId: childId(n), state, now: T2 });

@@ -54,4 +54,43 @@ export interface RevokeGrant {
   readonly now: Date;
 }
 
-export type GrantCommand = IssueAuthorizationCode | RedeemAuthorizationCode | RotateRefreshToken | RevokeRefreshToken | RevokeGrant;
+/** DESIGN 2.4: the creation grant of a Child Mission, issued at the creation commit. */
+export interface IssueChildGrant {
+  readonly type: 'issueChildGrant';
+  readonly grantId: string;
+  readonly missionId: string;
+  readonly parentMissionId: string;
+  /** The child actor (`child_actor.sub`). */
+  readonly clientId: string;
+  /** grantTokenHash of the grant token inside the `request_uri`. */
+  readonly grantHash: string;
+  readonly expiresAt: Date;
+  readonly now: Date;
+}
+
+/** DESIGN 2.4 redemption by the child actor with its own key; single use (a second use revokes the grant). */
+export interface RedeemChildGrant {
+  readonly type: 'redeemChildGrant';
+  readonly grantHash: string;
+  readonly clientId: string;
+  readonly dpopJkt: string;
+  readonly refreshTokenHash?: string;
+  readonly now: Date;
+}
+
+/** The creation grant lapsed unredeemed (from the process manager); revoking a redeemed grant decides nothing. */
+export interface LapseChildGrant {
+  readonly type: 'lapseChildGrant';
+  readonly actor: Actor;
+  readonly now: Date;
+}
+
+export type GrantCommand =
+  | IssueAuthorizationCode
+  | RedeemAuthorizationCode
+  | IssueChildGrant
+  | RedeemChildGrant
+  | LapseChildGrant
+  | RotateRefreshToken
+  | RevokeRefreshToken
+  | RevokeGrant;

@@ -7,6 +7,9 @@ import { isSha256Base64url } from '../shared/sha256.js';
 import { absoluteUriProblem } from '../shared/uri.js';
 import {
   AuthorizationCodeExpiredError,
+  ChildGrantExpiredError,
+  ChildGrantReusedError,
+  WrongGrantKindError,
   AuthorizationCodeReusedError,
   DpopBindingMismatchError,
   GrantClientMismatchError,
@@ -17,7 +20,9 @@ import {
   RefreshTokenReusedError,
   UnknownGrantTokenError,
 } from './grant.errors.js';
-import type { GrantCommand, IssueAuthorizationCode, RedeemAuthorizationCode, RevokeRefreshToken, RotateRefreshToken } from './grant.commands.js';
+import type {
+  GrantCommand, IssueAuthorizationCode, IssueChildGrant, RedeemAuthorizationCode, RedeemChildGrant, RevokeRefreshToken, RotateRefreshToken,
+} from './grant.commands.js';
 import type { GrantEvent, GrantRevocationReason } from './grant.events.js';
 import type { Grant, GrantState } from './grant.state.js';
 import { isGrantId, isRequestId } from './grant-ids.js';
@@ -44,6 +49,14 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         return decideRefresh(command, state);
       case 'revokeRefreshToken':
         return decideRevokeRefreshToken(command, state);
+      case 'issueChildGrant':
+        return decideIssueChildGrant(command, state);
+      case 'redeemChildGrant':
+        return decideRedeemChildGrant(command, state);
+      case 'lapseChildGrant':
+        assertActor(command.actor, 'actor');
+        if (state.status !== 'code_issued' || state.kind !== 'child_creation') return [];
+        return [revoked(state, 'child_grant_unredeemed', command.actor, command.now)];
       case 'revokeGrant':
         assertActor(command.actor, 'actor');
         if (state.status === 'none') throw new GrantNotFoundError();
@@ -59,6 +72,7 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
       const d = event.data;
       return {
         status: 'code_issued',
+        kind: 'authorization_code',
         grantId: d.grant_id,
         missionId: d.mission_id,
         clientId: d.client_id,
@@ -72,9 +86,26 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         retiredRefreshTokenHashes: new Set(),
       };
     }
+    if (event.type === 'ChildGrantIssued') {
+      const d = event.data;
+      return {
+        status: 'code_issued',
+        kind: 'child_creation',
+        grantId: d.grant_id,
+        missionId: d.mission_id,
+        parentMissionId: d.parent_mission_id,
+        clientId: d.client_id,
+        codeHash: d.grant_hash,
+        codeExpiresAt: new Date(d.expires_at),
+        issuedAt: new Date(d.occurred_at),
+        codeRedeemed: false,
+        retiredRefreshTokenHashes: new Set(),
+      };
+    }
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'AuthorizationCodeRedeemed':
+      case 'ChildGrantRedeemed':
         return { ...state, status: state.status === 'revoked' ? 'revoked' : 'active', codeRedeemed: true, jkt: event.data.jkt };
       case 'RefreshTokenIssued':
         return { ...state, refreshTokenHash: event.data.refresh_token_hash, jkt: event.data.jkt };
@@ -100,6 +131,7 @@ export function throwIfGrantRefused(events: readonly GrantEvent[]): void {
     if (event.type !== 'GrantRevoked') continue;
     if (event.data.reason === 'authorization_code_reuse') throw new AuthorizationCodeReusedError();
     if (event.data.reason === 'refresh_token_reuse') throw new RefreshTokenReusedError();
+    if (event.data.reason === 'child_grant_reuse') throw new ChildGrantReusedError();
   }
 }
 
@@ -142,6 +174,7 @@ function decideRedeem(command: RedeemAuthorizationCode, state: GrantState): Gran
   assertHash(command.dpopJkt, 'dpopJkt');
   if (command.refreshTokenHash !== undefined) assertHash(command.refreshTokenHash, 'refreshTokenHash');
   if (state.status === 'none') throw new GrantNotFoundError();
+  if (state.kind !== 'authorization_code') throw new WrongGrantKindError();
   if (command.codeHash !== state.codeHash) throw new UnknownGrantTokenError('authorization code');
   if (state.status === 'revoked') throw new GrantRevokedError();
   // RFC 6749 §4.1.2: a second use is refused and the tokens issued from the code are revoked —
@@ -155,6 +188,54 @@ function decideRedeem(command: RedeemAuthorizationCode, state: GrantState): Gran
 
   const occurred_at = command.now.toISOString();
   const events: GrantEvent[] = [{ type: 'AuthorizationCodeRedeemed', data: { grant_id: state.grantId, client_id: state.clientId, jkt: command.dpopJkt, occurred_at } }];
+  if (command.refreshTokenHash !== undefined) {
+    if (command.refreshTokenHash === state.codeHash) throw new InvalidCommandError('refreshTokenHash must be the hash of a fresh token');
+    events.push({ type: 'RefreshTokenIssued', data: { grant_id: state.grantId, refresh_token_hash: command.refreshTokenHash, jkt: command.dpopJkt, occurred_at } });
+  }
+  return events;
+}
+
+function decideIssueChildGrant(command: IssueChildGrant, state: GrantState): GrantEvent[] {
+  if (state.status !== 'none') throw new InvalidCommandError('grant already exists');
+  if (!isGrantId(command.grantId)) throw new InvalidCommandError('grantId must be a grant id');
+  if (!isMissionId(command.missionId)) throw new InvalidCommandError('missionId must be a mission_id');
+  if (!isMissionId(command.parentMissionId) || command.parentMissionId === command.missionId) throw new InvalidCommandError('parentMissionId must be another mission_id');
+  assertText(command.clientId, 'clientId', 256);
+  assertHash(command.grantHash, 'grantHash');
+  assertDate(command.expiresAt, 'expiresAt');
+  if (command.expiresAt.getTime() <= command.now.getTime()) throw new InvalidCommandError('expiresAt must be later than now');
+  return [
+    {
+      type: 'ChildGrantIssued',
+      data: {
+        grant_id: command.grantId,
+        mission_id: command.missionId,
+        parent_mission_id: command.parentMissionId,
+        client_id: command.clientId,
+        grant_hash: command.grantHash,
+        expires_at: command.expiresAt.toISOString(),
+        occurred_at: command.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** DESIGN 2.4: only the named child actor, once, before it lapses; a second use revokes the grant (as a reused code does). */
+function decideRedeemChildGrant(command: RedeemChildGrant, state: GrantState): GrantEvent[] {
+  assertText(command.clientId, 'clientId', 256);
+  assertHash(command.grantHash, 'grantHash');
+  assertHash(command.dpopJkt, 'dpopJkt');
+  if (command.refreshTokenHash !== undefined) assertHash(command.refreshTokenHash, 'refreshTokenHash');
+  if (state.status === 'none') throw new GrantNotFoundError();
+  if (state.kind !== 'child_creation') throw new WrongGrantKindError();
+  if (command.grantHash !== state.codeHash) throw new UnknownGrantTokenError('child creation grant');
+  if (state.status === 'revoked') throw new GrantRevokedError();
+  if (state.codeRedeemed) return [revoked(state, 'child_grant_reuse', { id: command.clientId, role: 'client' }, command.now)];
+  if (command.clientId !== state.clientId) throw new GrantClientMismatchError();
+  if (command.now.getTime() >= state.codeExpiresAt.getTime()) throw new ChildGrantExpiredError();
+
+  const occurred_at = command.now.toISOString();
+  const events: GrantEvent[] = [{ type: 'ChildGrantRedeemed', data: { grant_id: state.grantId, client_id: state.clientId, jkt: command.dpopJkt, occurred_at } }];
   if (command.refreshTokenHash !== undefined) {
     if (command.refreshTokenHash === state.codeHash) throw new InvalidCommandError('refreshTokenHash must be the hash of a fresh token');
     events.push({ type: 'RefreshTokenIssued', data: { grant_id: state.grantId, refresh_token_hash: command.refreshTokenHash, jkt: command.dpopJkt, occurred_at } });

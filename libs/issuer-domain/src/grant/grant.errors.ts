@@ -18,7 +18,7 @@ export class GrantNotFoundError extends InvalidGrantError {
 
 /** The presented code or refresh token does not match the grant's stored hash (and was never valid). */
 export class UnknownGrantTokenError extends InvalidGrantError {
-  constructor(what: 'authorization code' | 'refresh token') {
+  constructor(what: 'authorization code' | 'refresh token' | 'child creation grant') {
     super(`the ${what} is invalid`);
   }
 }
@@ -74,5 +74,26 @@ export class PkceVerificationError extends InvalidGrantError {
 export class DpopBindingMismatchError extends InvalidGrantError {
   constructor() {
     super('the DPoP proof key is not the key the grant is bound to');
+  }
+}
+
+/** DESIGN 2.4: a Child Mission's creation grant presented again. The grant has been revoked. */
+export class ChildGrantReusedError extends InvalidGrantError {
+  constructor() {
+    super('the request_uri was already redeemed; tokens issued from it are revoked');
+  }
+}
+
+/** DESIGN 2.4: the creation grant lapsed (the Child Mission is revoked by the issuer). */
+export class ChildGrantExpiredError extends InvalidGrantError {
+  constructor() {
+    super('the request_uri has expired');
+  }
+}
+
+/** A code presented as a creation grant, or the other way round. */
+export class WrongGrantKindError extends InvalidGrantError {
+  constructor() {
+    super('the grant is of another kind');
   }
 }

@@ -28,6 +28,31 @@ export interface AuthorizationCodeIssuedData {
   readonly occurred_at: string;
 }
 
+/**
+ * DESIGN 2.4: the grant of a Child Mission, redeemed by the child actor at `/token` with the
+ * `mission-child-creation` grant type. Its reference (the `request_uri` the parent conveys) is
+ * `urn:ietf:params:oauth:request_uri:<grant_id>.<secret>`; only the hash of `<grant_id>.<secret>` is stored.
+ */
+export interface ChildGrantIssuedData {
+  readonly grant_id: string;
+  /** The Child Mission. */
+  readonly mission_id: string;
+  readonly parent_mission_id: string;
+  /** The child actor: the only client that may redeem it. */
+  readonly client_id: string;
+  readonly grant_hash: string;
+  readonly expires_at: string;
+  readonly occurred_at: string;
+}
+
+export interface ChildGrantRedeemedData {
+  readonly grant_id: string;
+  readonly client_id: string;
+  /** The child actor's own DPoP key (spec 2.5 rule 8): every token of this grant is bound to it. */
+  readonly jkt: string;
+  readonly occurred_at: string;
+}
+
 export interface AuthorizationCodeRedeemedData {
   readonly grant_id: string;
   readonly client_id: string;
@@ -55,9 +80,18 @@ export interface RefreshTokenRotatedData {
  * - `authorization_code_reuse`: RFC 6749 §4.1.2, a code presented after it was redeemed;
  * - `refresh_token_reuse`: a retired (rotated) refresh token presented again;
  * - `client_revocation`: RFC 7009 revocation by the client;
- * - `administrative`: by an administrator or a process of the issuer.
+ * - `administrative`: by an administrator or a process of the issuer;
+ * - `child_grant_reuse`: a Child Mission's creation grant presented after it was redeemed;
+ * - `child_grant_unredeemed`: the creation grant lapsed unredeemed and the Child Mission was revoked (DESIGN 2.4).
  */
-export const GRANT_REVOCATION_REASONS = ['authorization_code_reuse', 'refresh_token_reuse', 'client_revocation', 'administrative'] as const;
+export const GRANT_REVOCATION_REASONS = [
+  'authorization_code_reuse',
+  'refresh_token_reuse',
+  'client_revocation',
+  'administrative',
+  'child_grant_reuse',
+  'child_grant_unredeemed',
+] as const;
 export type GrantRevocationReason = (typeof GRANT_REVOCATION_REASONS)[number];
 
 export interface GrantRevokedData {
@@ -74,4 +108,13 @@ export type AuthorizationCodeRedeemed = DomainEvent<'AuthorizationCodeRedeemed',
 export type RefreshTokenIssued = DomainEvent<'RefreshTokenIssued', RefreshTokenIssuedData>;
 export type RefreshTokenRotated = DomainEvent<'RefreshTokenRotated', RefreshTokenRotatedData>;
 export type GrantRevoked = DomainEvent<'GrantRevoked', GrantRevokedData>;
-export type GrantEvent = AuthorizationCodeIssued | AuthorizationCodeRedeemed | RefreshTokenIssued | RefreshTokenRotated | GrantRevoked;
+export type ChildGrantIssued = DomainEvent<'ChildGrantIssued', ChildGrantIssuedData>;
+export type ChildGrantRedeemed = DomainEvent<'ChildGrantRedeemed', ChildGrantRedeemedData>;
+export type GrantEvent =
+  | AuthorizationCodeIssued
+  | AuthorizationCodeRedeemed
+  | ChildGrantIssued
+  | ChildGrantRedeemed
+  | RefreshTokenIssued
+  | RefreshTokenRotated
+  | GrantRevoked;

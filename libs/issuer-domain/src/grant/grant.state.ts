@@ -2,12 +2,19 @@ import type { GrantRevocationReason } from './grant.events.js';
 
 export interface Grant {
   readonly status: 'code_issued' | 'active' | 'revoked';
+  /** An authorization code (DESIGN 2.3) or a Child Mission's creation grant (DESIGN 2.4). */
+  readonly kind: 'authorization_code' | 'child_creation';
   readonly grantId: string;
   readonly missionId: string;
   readonly clientId: string;
+  /** The hash of the code, or of the creation grant token. */
   readonly codeHash: string;
-  readonly redirectUri: string;
-  readonly codeChallenge: string;
+  /** Authorization codes only. */
+  readonly redirectUri?: string;
+  /** Authorization codes only. */
+  readonly codeChallenge?: string;
+  /** Creation grants only. */
+  readonly parentMissionId?: string;
   readonly dpopJkt?: string;
   readonly codeExpiresAt: Date;
   readonly issuedAt: Date;

@@ -12,8 +12,9 @@
  * Reasoning: every move into a terminal state only takes authority away, so it is allowed from
  * both non-terminal states; in particular a suspended mission may be completed or revoked without
  * first being resumed (resuming just to end it would briefly re-grant authority). Only `resume`
- * grants authority back, and only from `suspended`. `superseded` (expansion) and `cascaded`
- * (child cascade) are reserved for later commands. Terminal states never change.
+ * grants authority back, and only from `suspended`. `cascaded` is recorded only by the cascade
+ * process manager (`cascade` command, spec 3.2) from either non-terminal state; `superseded`
+ * (expansion) is reserved. Terminal states never change.
  */
 export const MISSION_LIFECYCLE_STATES = ['active', 'suspended', 'completed', 'superseded', 'revoked', 'expired', 'cascaded'] as const;
 export type MissionLifecycleState = (typeof MISSION_LIFECYCLE_STATES)[number];

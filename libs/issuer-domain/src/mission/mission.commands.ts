@@ -1,8 +1,9 @@
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
+import type { ChildEvidence } from '../children/child-evidence.js';
 import type { LifecycleOperation, TerminalMissionState } from './mission-lifecycle.js';
-import type { ParentLink } from './parent-link.js';
+import type { CascadeMode, ParentLink } from './parent-link.js';
 
 /** Approval creates the mission `active` (DESIGN 2.3). The application generates the id. */
 export interface CreateMission {
@@ -60,6 +61,12 @@ export interface AttachChild {
   /** Who requested the creation (the authenticated client submitting it). */
   readonly actor: Actor;
   readonly now: Date;
+  /** The creation grant (DESIGN 2.4) and when it lapses unredeemed. */
+  readonly grantId: string;
+  readonly grantExpiresAt: Date;
+  readonly cascadeMode: CascadeMode;
+  /** The `created` evidence (spec 2.6), committed with the attachment (spec 4.1 step 11). */
+  readonly evidence: ChildEvidence;
 }
 
 /**
@@ -73,4 +80,17 @@ export interface ChildReachedTerminal {
   readonly now: Date;
 }
 
-export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission | AttachChild | ChildReachedTerminal;
+/**
+ * Spec 3.2 immediate cascade, from the cascade process manager: a terminal trigger hit this (child)
+ * mission's parent. Idempotent: a child already terminal (or past its own expiry) decides nothing.
+ */
+export interface CascadeMission {
+  readonly type: 'cascade';
+  readonly actor: Actor;
+  /** Must be this mission's `parent.id`. */
+  readonly parentMissionId: string;
+  readonly parentState: TerminalMissionState;
+  readonly now: Date;
+}
+
+export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission | AttachChild | ChildReachedTerminal | CascadeMission;

@@ -12,7 +12,7 @@ import { parseRfc3339 } from '../shared/rfc3339.js';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
 import { FanOutExceededError, ParentNotActiveError } from '../children/child-attachment.errors.js';
 import { activeChildCount } from '../children/fan-out.js';
-import type { AttachChild, ChangeMissionLifecycle, ChildReachedTerminal, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
+import type { AttachChild, CascadeMission, ChangeMissionLifecycle, ChildReachedTerminal, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
 import {
   InvalidTransitionError,
   MissionAlreadyExistsError,
@@ -22,7 +22,7 @@ import {
   NonceReuseError,
   StaleVersionError,
 } from './mission.errors.js';
-import type { ChildMissionAttached, ChildMissionDetached, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
+import type { ChildMissionAttached, ChildMissionDetached, MissionCascaded, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
 import { effectiveState, initialMissionState, missionExists, nonceKey, type Mission, type MissionState } from './mission.state.js';
 import { isMissionId } from './mission-id.js';
 import {
@@ -33,7 +33,8 @@ import {
   type LifecycleOperation,
   type MissionLifecycleState,
 } from './mission-lifecycle.js';
-import { assertParentLink, parentLinkData } from './parent-link.js';
+import { assertParentLink, CASCADE_MODES, parentLinkData } from './parent-link.js';
+import { isGrantId } from '../grant/grant-ids.js';
 
 export const LIFECYCLE_REQUEST_LIMITS = {
   maxReasonLength: 1000,
@@ -87,6 +88,8 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
         return decideAttachChild(command, state);
       case 'childReachedTerminal':
         return decideChildReachedTerminal(command, state);
+      case 'cascade':
+        return decideCascade(command, state);
       default:
         throw new InvalidCommandError('unknown mission command');
     }
@@ -98,7 +101,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
     if (event.type === 'ChildMissionAttached' || event.type === 'ChildMissionDetached') return evolveChildren(state, event);
     const data = event.data;
     const nonces =
-      event.type !== 'MissionExpired' && data.nonce !== undefined
+      event.type !== 'MissionExpired' && event.type !== 'MissionCascaded' && data.nonce !== undefined
         ? new Map(state.nonces).set(nonceKey(data.actor.id, data.nonce), { operation: OPERATION_FOR[event.type], state: data.state, version: data.version })
         : state.nonces;
     return { ...state, lifecycle: data.state, version: data.version, updatedAt: new Date(data.occurred_at), nonces };
@@ -210,6 +213,7 @@ function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): 
     occurred_at: command.now.toISOString(),
     ...(command.nonce !== undefined ? { nonce: command.nonce } : {}),
     ...(command.expectedVersion !== undefined ? { expected_version: command.expectedVersion } : {}),
+    ...(isTerminalMissionState(to) ? lineageData(state) : {}),
   };
   return [{ type: EVENT_FOR[command.type], data } as MissionLifecycleEvent];
 }
@@ -231,9 +235,48 @@ function decideExpire(command: ExpireMission, state: MissionState): MissionEvent
       version: state.version + 1,
       occurred_at: command.now.toISOString(),
       expires_at: state.expiresAt.toISOString(),
+      ...lineageData(state),
     },
   };
   return [event];
+}
+
+/**
+ * Spec 3.2: a terminal trigger on the parent moves a non-terminal child to `cascaded`. A child whose
+ * own `expires_at` has passed is `expired` (expiry first, DESIGN 2.3): the expiry process manager
+ * records that, and its event cascades further itself.
+ */
+function decideCascade(command: CascadeMission, state: MissionState): MissionEvent[] {
+  assertActor(command.actor, 'actor');
+  assertDate(command.now, 'now');
+  if (!isMissionId(command.parentMissionId)) throw new InvalidCommandError('parentMissionId must be a mission_id');
+  if (!isTerminalMissionState(command.parentState)) throw new InvalidCommandError('parentState must be a terminal mission state');
+  if (!missionExists(state)) throw new MissionNotFoundError();
+  if (state.parent?.id !== command.parentMissionId) throw new InvalidCommandError('parentMissionId is not this mission\'s parent');
+  const from = effectiveState(state, command.now);
+  if (isTerminalMissionState(from)) return [];
+  const event: MissionCascaded = {
+    type: 'MissionCascaded',
+    data: {
+      mission_id: state.missionId,
+      actor: actorData(command.actor),
+      reason: `parent mission ${command.parentState}`,
+      previous_state: from,
+      state: 'cascaded',
+      version: state.version + 1,
+      occurred_at: command.now.toISOString(),
+      trigger: { mission_id: command.parentMissionId, state: command.parentState },
+      ...lineageData(state),
+    },
+  };
+  return [event];
+}
+
+/** Terminal transitions carry the parent (slot release) and the open-children count (cascade trigger). */
+function lineageData(state: Mission): { parent_id?: string; open_children?: number } {
+  let open = 0;
+  for (const child of state.children.values()) if (!child.terminal) open += 1;
+  return { ...(state.parent ? { parent_id: state.parent.id } : {}), ...(open > 0 ? { open_children: open } : {}) };
 }
 
 /**
@@ -245,6 +288,12 @@ function decideAttachChild(command: AttachChild, state: MissionState): MissionEv
   assertDate(command.now, 'now');
   if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
   assertText(command.childClientId, 'childClientId', 256);
+  if (!isGrantId(command.grantId)) throw new InvalidCommandError('grantId must be a grant id');
+  assertDate(command.grantExpiresAt, 'grantExpiresAt');
+  if (!(CASCADE_MODES as readonly string[]).includes(command.cascadeMode)) throw new InvalidCommandError('cascadeMode must be a cascade mode');
+  if (typeof command.evidence !== 'object' || command.evidence === null || command.evidence.decision !== 'created') {
+    throw new InvalidCommandError('evidence must be the created Child Evidence');
+  }
   if (!missionExists(state)) throw new MissionNotFoundError();
   if (command.childMissionId === state.missionId) throw new InvalidCommandError('childMissionId must differ from the parent mission_id');
   const indexes = checkedParentEntryIndexes(command.parentEntryIndexes, state);
@@ -274,6 +323,10 @@ function decideAttachChild(command: AttachChild, state: MissionState): MissionEv
       parent_entry_indexes: [...indexes],
       occurred_at: command.now.toISOString(),
       actor: actorData(command.actor),
+      grant_id: command.grantId,
+      grant_expires_at: command.grantExpiresAt.toISOString(),
+      cascade_mode: command.cascadeMode,
+      evidence: command.evidence,
     },
   };
   return [event];

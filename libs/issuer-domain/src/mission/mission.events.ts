@@ -2,8 +2,9 @@ import type { DomainEvent } from '@mission/decider';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
+import type { ChildEvidence } from '../children/child-evidence.js';
 import type { MissionLifecycleState, TerminalMissionState } from './mission-lifecycle.js';
-import type { ParentLink } from './parent-link.js';
+import type { CascadeMode, ParentLink } from './parent-link.js';
 
 /** Times are ISO 8601 UTC strings (`toISOString()`); all data is plain JSON. */
 export interface MissionCreatedData {
@@ -38,10 +39,26 @@ export interface MissionTransitionData<State extends MissionLifecycleState> {
   readonly nonce?: string;
   /** The compare-and-set version the actor sent, if any. */
   readonly expected_version?: number;
+  /**
+   * Terminal transitions of a Child Mission: its parent, so the process manager that frees the
+   * parent's `max_children` slot (spec 2.4 rule 2) needs no extra read.
+   */
+  readonly parent_id?: string;
+  /**
+   * Terminal transitions only, when the mission has non-terminal children: how many. Such a
+   * transition is a cascade trigger (spec 3.2); a mission without children schedules no cascade work.
+   */
+  readonly open_children?: number;
 }
 
 export interface MissionExpiredData extends MissionTransitionData<'expired'> {
   readonly expires_at: string;
+}
+
+/** Spec 3.1/3.2: the child was terminated because a terminal trigger hit its parent under `immediate` cascade. */
+export interface MissionCascadedData extends MissionTransitionData<'cascaded'> {
+  /** The parent transition that triggered it (the parent's own terminal state). */
+  readonly trigger: { readonly mission_id: string; readonly state: TerminalMissionState };
 }
 
 /**
@@ -57,6 +74,15 @@ export interface ChildMissionAttachedData {
   readonly parent_entry_indexes: readonly number[];
   readonly occurred_at: string;
   readonly actor: Actor;
+  /** The creation grant the child actor redeems (DESIGN 2.4); revoked with the child if not redeemed by `grant_expires_at`. */
+  readonly grant_id: string;
+  readonly grant_expires_at: string;
+  readonly cascade_mode: CascadeMode;
+  /**
+   * Spec 2.6 / 4.1 step 11: the `created` Child Evidence, committed by the same append as the
+   * attachment so it cannot be lost between the commit and a separate evidence write (decision 0009).
+   */
+  readonly evidence: ChildEvidence;
 }
 
 /** The child reached a terminal state: its `max_children` slots are free again (spec 2.4 rule 2). */
@@ -74,6 +100,7 @@ export type MissionResumed = DomainEvent<'MissionResumed', MissionTransitionData
 export type MissionRevoked = DomainEvent<'MissionRevoked', MissionTransitionData<'revoked'>>;
 export type MissionCompleted = DomainEvent<'MissionCompleted', MissionTransitionData<'completed'>>;
 export type MissionExpired = DomainEvent<'MissionExpired', MissionExpiredData>;
+export type MissionCascaded = DomainEvent<'MissionCascaded', MissionCascadedData>;
 
 export type ChildMissionAttached = DomainEvent<'ChildMissionAttached', ChildMissionAttachedData>;
 export type ChildMissionDetached = DomainEvent<'ChildMissionDetached', ChildMissionDetachedData>;
@@ -81,7 +108,7 @@ export type ChildMissionDetached = DomainEvent<'ChildMissionDetached', ChildMiss
 export type MissionLifecycleEvent = MissionSuspended | MissionResumed | MissionRevoked | MissionCompleted;
 /** Child attachment events: on the parent's stream, outside its lifecycle (no `version`). */
 export type MissionChildEvent = ChildMissionAttached | ChildMissionDetached;
-export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired | MissionChildEvent;
+export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired | MissionCascaded | MissionChildEvent;
 
 export const MISSION_EVENT_TYPES = [
   'MissionCreated',
@@ -90,6 +117,7 @@ export const MISSION_EVENT_TYPES = [
   'MissionRevoked',
   'MissionCompleted',
   'MissionExpired',
+  'MissionCascaded',
   'ChildMissionAttached',
   'ChildMissionDetached',
 ] as const satisfies readonly MissionEvent['type'][];

@@ -1,3 +1,4 @@
+import type { ChildEvidence } from '../children/child-evidence.js';
 import { authorityHash } from '../authority-set/authority-hash.js';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
@@ -62,3 +63,24 @@ export const missionCreated: MissionCreated = {
     occurred_at: T0.toISOString(),
   },
 };
+
+/** The members attachChild needs beyond the child and its entries (grant, cascade mode, `created` evidence). */
+export function attachmentExtras(childMissionId: string, n: number, now: Date) {
+  const grantId = `grt_${String(n).padStart(2, '0')}${'A'.repeat(19)}A`;
+  const grantExpiresAt = new Date(now.getTime() + 60_000);
+  const evidence: ChildEvidence = {
+    evidence_id: `evd_${n}`,
+    parent: { id: MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH },
+    child: { id: childMissionId, issuer: ISSUER, authority_hash: AUTHORITY_HASH },
+    child_actor: { sub: `child-agent-${n}` },
+    requested_by: CLIENT.id,
+    attenuation: { result: 'strict_subset', checks: ['strict_subset'] },
+    cascade_mode: 'immediate',
+    decision: 'created',
+    created_at: now.toISOString(),
+  };
+  return {
+    command: { grantId, grantExpiresAt, cascadeMode: 'immediate' as const, evidence },
+    data: { grant_id: grantId, grant_expires_at: grantExpiresAt.toISOString(), cascade_mode: 'immediate' as const, evidence },
+  };
+}

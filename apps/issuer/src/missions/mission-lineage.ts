@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventStore } from '@mission/event-store';
+import { type AggregateState } from '@mission/es-kit';
+import { isMissionId, missionDecider, missionExists, missionStreamName, type Mission, type MissionEvent, type MissionState } from '@mission/issuer-domain';
+import { EVENT_STORE } from '@mission/platform';
+
+/** Mission states kept folded in memory; each is caught up with its stream at every read. */
+const MAX_CACHED_MISSIONS = 50_000;
+
+/**
+ * Reads mission streams for decisions that need a mission and its ancestors (DESIGN 2.4: derivation
+ * under a child requires the child and every ancestor `active`, read at decision time).
+ *
+ * Every `load` reads the stream from the revision after the one cached, so it is exactly as fresh as a
+ * full read — a parent with 10,000 attached children is not re-folded on each descendant's refresh.
+ */
+@Injectable()
+export class MissionLineage {
+  private readonly cache = new Map<string, AggregateState<MissionState>>();
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  /** The mission's state and revision, read up to the stream's end now. */
+  async load(missionId: string): Promise<AggregateState<MissionState>> {
+    const cached = this.cache.get(missionId);
+    let state = cached?.state ?? missionDecider.initialState;
+    let revision = cached?.revision ?? 'no_stream';
+    const from = revision === 'no_stream' ? 'start' : revision + 1n;
+    for await (const recorded of this.store.readStream(missionStreamName(missionId), { fromRevision: from })) {
+      state = missionDecider.evolve(state, recorded as unknown as MissionEvent);
+      revision = recorded.revision;
+    }
+    const current = { state, revision };
+    if (revision !== 'no_stream') this.remember(missionId, current);
+    return current;
+  }
+
+  async mission(missionId: string): Promise<MissionState> {
+    return (await this.load(missionId)).state;
+  }
+
+  /**
+   * `[parent, grandparent, …, root]` of a mission, each read now. A missing ancestor (never expected)
+   * ends the chain with a NoMission entry, which every caller treats as not active.
+   */
+  async ancestors(mission: Mission): Promise<MissionState[]> {
+    const chain: MissionState[] = [];
+    let next = mission.parent?.id;
+    // parent.depth bounds the walk, so a corrupted cycle cannot loop.
+    for (let step = 0; next !== undefined && isMissionId(next) && step < (mission.parent?.depth ?? 0); step++) {
+      const ancestor = await this.mission(next);
+      chain.push(ancestor);
+      next = missionExists(ancestor) ? ancestor.parent?.id : undefined;
+    }
+    return chain;
+  }
+
+  private remember(missionId: string, current: AggregateState<MissionState>): void {
+    this.cache.delete(missionId);
+    this.cache.set(missionId, current);
+    if (this.cache.size > MAX_CACHED_MISSIONS) this.cache.delete(this.cache.keys().next().value!);
+  }
+}
+
+/** Only existing missions; a NoMission ancestor is reported so that lineage checks refuse. */
+export function existingAncestors(chain: readonly MissionState[]): Mission[] | undefined {
+  return chain.every(missionExists) ? (chain as Mission[]) : undefined;
+}

@@ -1,0 +1,84 @@
+import type { AuthoritySet } from '../authority-set/authority-set.js';
+import type { CascadeMode } from '../mission/parent-link.js';
+import type { ChildActor } from './child-actor.js';
+
+/** The closed set of spec 7 denial reasons (not an IANA registry). */
+export const CHILD_DENIAL_REASONS = [
+  'parent_not_active',
+  'parent_mismatch',
+  'delegation_not_permitted',
+  'child_actor_not_allowed',
+  'not_strict_subset',
+  'fanout_exceeded',
+  'policy_denied',
+] as const;
+export type ChildDenialReason = (typeof CHILD_DENIAL_REASONS)[number];
+
+export function isChildDenialReason(value: unknown): value is ChildDenialReason {
+  return typeof value === 'string' && (CHILD_DENIAL_REASONS as readonly string[]).includes(value);
+}
+
+export interface MissionReference {
+  readonly id: string;
+  readonly issuer: string;
+  readonly authority_hash: string;
+}
+
+/** Spec 2.6 `attenuation`: which checks ran and what they found; per child entry, the parent entry that justified it. */
+export interface AttenuationRecord {
+  readonly result: 'strict_subset' | 'not_strict_subset' | 'not_evaluated';
+  /** The spec 4.1 steps that were evaluated, in order (e.g. `parent_active`, `child_actor`, `strict_subset`). */
+  readonly checks: readonly string[];
+  readonly requested_authority?: AuthoritySet;
+  readonly approved_authority?: AuthoritySet;
+  /** Spec 5 rule 7: child entry i is justified by parent entry `justified_by[i]`. */
+  readonly justified_by?: readonly number[];
+  readonly requested_expires_at?: string;
+  readonly approved_expires_at?: string;
+  /** Safe to show: names members, never quotes values. */
+  readonly detail?: string;
+}
+
+/** Spec 2.6 `fanout`, per justifying parent entry. */
+export interface FanOutRecord {
+  readonly parent_entry: number;
+  /** Non-terminal children drawing on the entry, this creation included when created. */
+  readonly active_children: number;
+  readonly max_children?: number;
+}
+
+/**
+ * Spec 2.6 Child Evidence. Audit material only: it grants nothing. `child` is present once the
+ * creation got far enough to name the child (always for `created`).
+ */
+export interface ChildEvidence {
+  readonly evidence_id: string;
+  readonly parent: MissionReference;
+  readonly child?: MissionReference;
+  readonly child_actor: ChildActor;
+  /** The authenticated client that submitted the creation request. */
+  readonly requested_by: string;
+  readonly attenuation: AttenuationRecord;
+  readonly fanout?: readonly FanOutRecord[];
+  readonly cascade_mode: CascadeMode;
+  readonly decision: 'created' | 'denied';
+  readonly denial_reason?: ChildDenialReason;
+  /** Spec 2.6 "approval or policy basis": e.g. `policy:allow`, `policy:short-lived`. */
+  readonly approval_basis?: string;
+  readonly created_at: string;
+}
+
+/**
+ * Denied creations are recorded on `childevidence-<parent mission_id>` (one `ChildCreationDenied`
+ * each); `created` evidence travels in `ChildMissionAttached` on the parent's own stream (decision 0009).
+ */
+export const CHILD_EVIDENCE_STREAM_CATEGORY = 'childevidence';
+
+export function childEvidenceStreamName(parentMissionId: string): string {
+  return `${CHILD_EVIDENCE_STREAM_CATEGORY}-${parentMissionId}`;
+}
+
+export interface ChildCreationDeniedData {
+  readonly parent_mission_id: string;
+  readonly evidence: ChildEvidence;
+}
