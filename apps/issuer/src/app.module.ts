@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthorizationModule } from './authorization/authorization.module.js';
+import { ChildrenModule } from './children/children.module.js';
 import { MetadataController } from './metadata/metadata.controller.js';
 import { MissionsModule } from './missions/missions.module.js';
 import { IssuerOAuthModule } from './oauth/oauth.module.js';
@@ -9,7 +10,7 @@ import { IssuerOAuthModule } from './oauth/oauth.module.js';
  * store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
 @Module({
-  imports: [IssuerOAuthModule, MissionsModule, AuthorizationModule],
+  imports: [IssuerOAuthModule, MissionsModule, AuthorizationModule, ChildrenModule],
   controllers: [MetadataController],
 })
 export class AppModule {}

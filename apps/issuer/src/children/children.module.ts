@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+
+/** Child Missions' background work (spec child-mission-delegation 3.2, 2.4, DESIGN 2.4): cascade, slot release, grant lapse. */
+@Module({
+  providers: [],
+})
+export class ChildrenModule {}
