@@ -55,17 +55,35 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     const current = await aggregateStream(store, streamName, decider);
-    const newEvents = decider.decide(command, current.state);
-    if (newEvents.length === 0) return { ...current, newEvents };
-    const eventData = toEventData(streamName, current, newEvents, context, options.hashChain ?? false);
     try {
-      const append = await store.appendToStream(streamName, eventData, { expectedRevision: current.revision });
-      const state = newEvents.reduce(decider.evolve, current.state);
-      return { state, revision: append.nextExpectedRevision, newEvents, append };
+      return await decideAndAppend(store, streamName, decider, current, command, context, options);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
     }
   }
+}
+
+/**
+ * Decide over state the caller already read (with its revision) and append at exactly that revision:
+ * for commands whose other checks ran over the same read (e.g. DESIGN 2.4: the child attachment is
+ * appended with the parent revision read in spec 4.1 step 4). A concurrent writer makes it throw
+ * WrongExpectedRevisionError; the caller reads again and re-runs its checks.
+ */
+export async function decideAndAppend<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  decider: Decider<Command, Event, State>,
+  current: AggregateState<State>,
+  command: Command,
+  context: CommandContext,
+  options: Pick<HandleCommandOptions, 'hashChain'> = {},
+): Promise<CommandResult<State, Event>> {
+  const newEvents = decider.decide(command, current.state);
+  if (newEvents.length === 0) return { ...current, newEvents };
+  const eventData = toEventData(streamName, current, newEvents, context, options.hashChain ?? false);
+  const append = await store.appendToStream(streamName, eventData, { expectedRevision: current.revision });
+  const state = newEvents.reduce(decider.evolve, current.state);
+  return { state, revision: append.nextExpectedRevision, newEvents, append };
 }
 
 function toEventData<Event extends DomainEvent>(

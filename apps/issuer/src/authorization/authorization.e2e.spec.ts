@@ -303,7 +303,7 @@ describe('malformed input is a 4xx OAuth error, never a 5xx', () => {
     ['authorization_details with a duplicate member', { authorization_details: '[{"type":"mission_resource_access","type":"x","resource":"https://erp.example.com","actions":["a"]}]' }, 'invalid_authorization_details'],
     ['authorization_details of an unknown type', { authorization_details: JSON.stringify([{ type: 'payment_initiation', resource: 'https://erp.example.com', actions: ['a'] }]) }, 'invalid_authorization_details'],
     ['a request_uri parameter (RFC 9126 §2.1)', { request_uri: 'urn:ietf:params:oauth:request_uri:x' }, 'invalid_request'],
-    ['parent_token (child missions come later)', { parent_token: 'x' }, 'invalid_request'],
+    ['parent_token without parent and child_actor (spec child-mission-delegation 4.1: all three are required)', { parent_token: 'x' }, 'invalid_request'],
     ['an unregistered redirect_uri', { redirect_uri: 'http://127.0.0.1:9000/evil' }, 'invalid_request'],
     ['response_type token', { response_type: 'token' }, 'invalid_request'],
     ['code_challenge_method plain', { code_challenge_method: 'plain' }, 'invalid_request'],

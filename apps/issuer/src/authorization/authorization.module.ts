@@ -4,10 +4,11 @@ import { AuthorizeController } from './authorize.controller.js';
 import { ParController } from './par.controller.js';
 import { TokenController } from './token.controller.js';
 import { TokenService } from './token.service.js';
+import { ChildCreations } from '../child-creation/child-creation.service.js';
 
-/** Root-mission authorization flows: PAR, /authorize (policy or consent), /token, /revoke (issue 3 items 3, 4, 5, 8). */
+/** Authorization flows: PAR (root missions and Child Mission creation), /authorize (policy or consent), /token, /revoke. */
 @Module({
   controllers: [ParController, AuthorizeController, TokenController],
-  providers: [AuthorizationRequests, TokenService],
+  providers: [AuthorizationRequests, TokenService, ChildCreations],
 })
 export class AuthorizationModule {}

@@ -13,6 +13,7 @@ import { AuthorizationRequests, type Redirect } from './authorization-requests.s
 import {
   assertCsrf, clearCsrfCookie, cookieValue, csrfCookie, decisionOf, newCsrfToken, onlyPushedParameters, setCsrfCookie, type CsrfCookie,
 } from './authorize-steps.js';
+import { refuseParentTokenOnFrontChannel } from '../child-creation/child-creation-steps.js';
 
 const WRONG_LOGIN = 'The person or password is not correct.';
 
@@ -36,6 +37,7 @@ export class AuthorizeController {
   async authorize(@Req() request: Request, @Res() response: Response): Promise<void> {
     const query = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?') + 1) : '';
     const form = OAuthForm.fromQuery(query);
+    refuseParentTokenOnFrontChannel(form);
     onlyPushedParameters(form);
     const { client, pending } = await this.pendingRequest(form);
     if (client.approval_policy === 'auto') {
@@ -50,6 +52,7 @@ export class AuthorizeController {
   @Post('decision')
   async decision(@Req() request: Request, @Res() response: Response): Promise<void> {
     const form = formOf(request);
+    refuseParentTokenOnFrontChannel(form);
     const csrfToken = assertCsrf(cookieValue(request.headers.cookie, this.cookie.name), form.optional('csrf_token', 64));
     const { client, pending } = await this.pendingRequest(form);
     if (client.approval_policy !== 'consent') throw new InvalidRequestError('this client is approved by policy, not on the consent page');

@@ -19,18 +19,10 @@ export const MAX_MISSION_LIFETIME_SECONDS = 30 * 24 * 3600;
 export const MAX_STATE_LENGTH = 1024;
 /** A JWK SHA-256 thumbprint (RFC 7638): 43 base64url characters. */
 const JKT = /^[A-Za-z0-9_-]{43}$/;
-/** Parameters of Child Mission creation (spec child-mission-delegation §4.1), a later issue. */
-const CHILD_PARAMETERS = ['parent', 'parent_token', 'child_actor'] as const;
 
 // RFC 9126 §2.1: the request_uri parameter MUST NOT be provided in a pushed request.
 export function refuseRequestUri(form: OAuthForm): void {
   if (form.has('request_uri')) throw new InvalidRequestError('request_uri must not be sent to the pushed authorization request endpoint');
-}
-
-// DESIGN 2.4 / spec child-mission-delegation §4.1: child creation is not implemented yet (issue 3 is root missions only).
-export function refuseChildParameters(form: OAuthForm): void {
-  const sent = CHILD_PARAMETERS.filter((name) => form.has(name));
-  if (sent.length > 0) throw new InvalidRequestError(`child missions are not supported yet (${sent.join(', ')})`);
 }
 
 // RFC 6749 §4.1.1 / DESIGN 2.1: the only response type is `code`.

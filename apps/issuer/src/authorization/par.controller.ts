@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Inject, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@mission/platform';
 import type { Request, Response } from 'express';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
@@ -7,27 +8,36 @@ import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { AuthorizationRequests } from './authorization-requests.service.js';
 import {
-  authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, optionalState, refuseChildParameters, refuseRequestUri,
+  authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, optionalState, refuseRequestUri,
   registeredRedirectUri, requireAuthorizationCodeClient, requireMatchingClientId, requireResponseTypeCode,
 } from './par-steps.js';
+import { ChildCreations } from '../child-creation/child-creation.service.js';
+import { cascadeModeOf, childActorOf, claimedParentOf, isChildCreationRequest, parentTokenOf } from '../child-creation/child-creation-steps.js';
+import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
+import type { OAuthForm } from '../http/oauth-form.js';
 
-/** RFC 9126 pushed authorization requests for root missions (DESIGN 2.1, 2.3). */
+type ParResponse = { request_uri: string; expires_in: number };
+
+/** RFC 9126 pushed authorization requests: root missions (DESIGN 2.1, 2.3) and Child Mission creation (spec child-mission-delegation 4.1, DESIGN 2.4). */
 @Controller()
 @UseInterceptors(DpopNonceInterceptor)
 export class ParController {
   constructor(
     private readonly oauth: IssuerOAuth,
     private readonly requests: AuthorizationRequests,
+    private readonly children: ChildCreations,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SERVICE_CONFIG) private readonly config: IssuerConfig,
   ) {}
 
   @Post('par')
   @HttpCode(201)
-  async par(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<{ request_uri: string; expires_in: number }> {
+  async par(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<ParResponse> {
     const form = formOf(request);
+    // Spec 4.1 step 1: authenticate the client submitting the request.
     const { client } = await this.oauth.authenticate(form, request);
     refuseRequestUri(form);
-    refuseChildParameters(form);
+    if (isChildCreationRequest(form)) return this.createChild(form, client, request, response);
     requireResponseTypeCode(form);
     requireMatchingClientId(form, client);
     requireAuthorizationCodeClient(client);
@@ -48,5 +58,24 @@ export class ParController {
     });
     response.setHeader('Cache-Control', 'no-store');
     return { request_uri: pushed.requestUri, expires_in: pushed.expiresIn };
+  }
+
+  /**
+   * Spec 4.1 Child Mission creation on the back channel: syntax first (every parameter is required, DESIGN 2.4),
+   * then the parent grant's DPoP proof (`ath` over parent_token; it burns the proof's jti), then steps 2–11.
+   */
+  private async createChild(form: OAuthForm, client: ClientRegistration, request: Request, response: Response): Promise<ParResponse> {
+    requireMatchingClientId(form, client);
+    const claimedParent = claimedParentOf(form);
+    const parentToken = parentTokenOf(form);
+    const childActor = childActorOf(form);
+    const intent = missionIntentOf(form, this.clock.now());
+    const authoritySet = authoritySetOf(form);
+    const cascadeMode = cascadeModeOf(form, this.config.child_missions);
+    // DESIGN 2.2, 2.4: the parent grant comes with a proof of the key it is bound to (htm POST, htu /par, ath = hash of parent_token).
+    const proof = await this.oauth.verifyDpop(request, '/par', parentToken);
+    const created = await this.children.create({ client, claimedParent, parentToken, childActor, intent, authoritySet, cascadeMode, proof });
+    response.setHeader('Cache-Control', 'no-store');
+    return { request_uri: created.requestUri, expires_in: created.expiresIn };
   }
 }

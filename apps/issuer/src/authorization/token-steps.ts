@@ -3,8 +3,9 @@ import { InvalidGrantError, ProtocolError, type AuthorizationDetail, Unauthorize
 import type { ClientRegistration } from '../config/issuer-config.js';
 import type { OAuthForm } from '../http/oauth-form.js';
 
-/** The grants /token answers today; child creation (DESIGN 2.4) comes with the next issue. */
-export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export const CHILD_CREATION_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:mission-child-creation';
+/** DESIGN 2.1: the grants /token answers. */
+export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token', CHILD_CREATION_GRANT_TYPE] as const;
 export type SupportedGrantType = (typeof SUPPORTED_GRANT_TYPES)[number];
 
 // RFC 6749 §5.2: an unknown grant is unsupported_grant_type; one the client is not registered for is unauthorized_client.
@@ -16,7 +17,7 @@ export function grantTypeOf(form: OAuthForm, client: ClientRegistration): Suppor
 }
 
 // RFC 6749 §5.2 + grant-ids.ts: a code or refresh token names its grant stream; anything else is invalid_grant.
-export function grantIdOf(token: string, what: 'authorization code' | 'refresh token'): string {
+export function grantIdOf(token: string, what: 'authorization code' | 'refresh token' | 'child creation grant'): string {
   const grantId = grantIdOfToken(token);
   if (grantId === undefined) throw new InvalidGrantError(`the ${what} is invalid`);
   return grantId;

@@ -3,13 +3,14 @@ import type { Request, Response } from 'express';
 import { formOf } from '../http/oauth-form.js';
 import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
-import { grantTypeOf, refuseAccessToken } from './token-steps.js';
+import { CHILD_CREATION_GRANT_TYPE, grantTypeOf, refuseAccessToken } from './token-steps.js';
+import { childGrantTokenOf } from '../child-creation/child-creation-steps.js';
 import { TokenService, type TokenResponse } from './token.service.js';
 
 /** RFC 6749 §5.1: token responses are never cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-/** `POST /token` (authorization_code, refresh_token) and `POST /revoke` (RFC 7009), DESIGN 2.1. */
+/** `POST /token` (authorization_code, refresh_token, mission-child-creation) and `POST /revoke` (RFC 7009), DESIGN 2.1. */
 @Controller()
 @UseInterceptors(DpopNonceInterceptor)
 export class TokenController {
@@ -32,6 +33,13 @@ export class TokenController {
       const proof = await this.oauth.verifyDpop(request, '/token');
       response.set(NO_STORE);
       return this.tokens.redeemCode(client, code, redirectUri, codeVerifier, proof);
+    }
+    if (grantType === CHILD_CREATION_GRANT_TYPE) {
+      // DESIGN 2.4: the child actor redeems the request_uri with its own key.
+      const grantToken = childGrantTokenOf(form);
+      const proof = await this.oauth.verifyDpop(request, '/token');
+      response.set(NO_STORE);
+      return this.tokens.redeemChildGrant(client, grantToken, proof);
     }
     const refreshToken = form.required('refresh_token', 256);
     const proof = await this.oauth.verifyDpop(request, '/token');

@@ -3,17 +3,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
 import {
-  assertDerivable, grantDecider, grantIdOfToken, grantStreamName, grantTokenFromBytes, grantTokenHash, missionDecider, missionStreamName,
-  throwIfGrantRefused, type Actor, type Grant, type GrantCommand, type GrantState, type Mission,
+  grantDecider, grantIdOfToken, grantStreamName, grantTokenFromBytes, grantTokenHash, lineageState, missionErrorCode, missionExists,
+  throwIfGrantRefused, type Actor, type Grant, type GrantCommand, type GrantState, type Mission, type ParentLink,
 } from '@mission/issuer-domain';
 import {
   assertDpopBinding, InvalidGrantError, issueAccessToken, s256CodeChallenge, verifyPkce, type Clock, type VerifiedDpopProof,
 } from '@mission/issuer-oauth';
 import { EVENT_STORE, SERVICE_CONFIG, SigningKeys } from '@mission/platform';
 import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
+import { existingAncestors, MissionLineage } from '../missions/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
-import { asProtocolErrors, authorizationProtocolError } from './domain-errors.js';
+import { asProtocolErrors } from './domain-errors.js';
 import { audienceOf, authorizationDetailsOf, grantIdOf, subjectOf } from './token-steps.js';
 
 export interface TokenResponse {
@@ -24,6 +25,14 @@ export interface TokenResponse {
   readonly authorization_details: unknown;
   readonly mission_id: string;
   readonly mission_expires_at: string;
+  /** Child Missions (DESIGN 2.4, spec 2.3). */
+  readonly parent?: ParentLink;
+}
+
+/** A mission that may derive now, with its ancestors (`[parent, …, root]`, empty for a root). */
+interface Derivable {
+  readonly mission: Mission;
+  readonly ancestors: readonly Mission[];
 }
 
 /** The token endpoint's grants on `grant-<id>` streams, checked against the mission at decision time. */
@@ -35,6 +44,7 @@ export class TokenService {
     @Inject(SERVICE_CONFIG) private readonly config: IssuerConfig,
     private readonly oauth: IssuerOAuth,
     private readonly keys: SigningKeys,
+    private readonly lineage: MissionLineage,
   ) {}
 
   /** RFC 6749 §4.1.3 + RFC 7636 §4.6 + RFC 9449 §5/§10: redeem a code once, DPoP-bound. */
@@ -42,7 +52,7 @@ export class TokenService {
     const grantId = grantIdOf(code, 'authorization code');
     const codeHash = grantTokenHash(code);
     const grant = await this.grant(grantId);
-    let mission: Mission | undefined;
+    let mission: Derivable | undefined;
     // Only a fresh code is pre-checked here; a redeemed one goes straight to the decider, which revokes the grant (RFC 6749 §4.1.2).
     if (grant.status === 'code_issued' && grant.kind === 'authorization_code' && !grant.codeRedeemed && grant.codeHash === codeHash && grant.clientId === client.client_id) {
       verifyPkce(codeVerifier, grant.codeChallenge!);
@@ -63,7 +73,7 @@ export class TokenService {
     const grantId = grantIdOf(refreshToken, 'refresh token');
     const hash = grantTokenHash(refreshToken);
     const grant = await this.grant(grantId);
-    let mission: Mission | undefined;
+    let mission: Derivable | undefined;
     // The current token of a live grant: check its key and mission first (a retired one goes to the decider: reuse).
     if (grant.status === 'active' && grant.refreshTokenHash === hash && grant.clientId === client.client_id) {
       assertDpopBinding(proof, grant.jkt!, 'refresh_token');
@@ -74,6 +84,27 @@ export class TokenService {
       type: 'refresh', refreshTokenHash: hash, newRefreshTokenHash: grantTokenHash(next), clientId: client.client_id, dpopJkt: proof.jkt, now: this.clock.now(),
     });
     return this.tokens(client, mission ?? (await this.derivableMission(refreshed.missionId)), proof.jkt, next);
+  }
+
+  /**
+   * DESIGN 2.4 child redemption: the child actor named in the creation, once, with its own client
+   * authentication and its own DPoP key (spec 2.5 rule 8, 5 rule 3) — the tokens never reach the parent.
+   * The child and every ancestor must be active now (spec 3.2 rule 5).
+   */
+  async redeemChildGrant(client: ClientRegistration, grantToken: string, proof: VerifiedDpopProof): Promise<TokenResponse> {
+    const grantId = grantIdOf(grantToken, 'child creation grant');
+    const grantHash = grantTokenHash(grantToken);
+    const grant = await this.grant(grantId);
+    let mission: Derivable | undefined;
+    if (grant.status === 'code_issued' && grant.kind === 'child_creation' && !grant.codeRedeemed && grant.codeHash === grantHash && grant.clientId === client.client_id) {
+      mission = await this.derivableMission(grant.missionId);
+    }
+    const refreshToken = this.mayRefresh(client) ? grantTokenFromBytes(grantId, randomBytes(32)) : undefined;
+    const redeemed = await this.decide(grantId, client, {
+      type: 'redeemChildGrant', grantHash, clientId: client.client_id, dpopJkt: proof.jkt, now: this.clock.now(),
+      ...(refreshToken !== undefined ? { refreshTokenHash: grantTokenHash(refreshToken) } : {}),
+    });
+    return this.tokens(client, mission ?? (await this.derivableMission(redeemed.missionId)), proof.jkt, refreshToken);
   }
 
   /** RFC 7009 §2.1: the client revokes one of its refresh tokens (the whole grant goes); unknown tokens change nothing (§2.2). */
@@ -88,15 +119,14 @@ export class TokenService {
     return (await aggregateStream(this.store, grantStreamName(grantId), grantDecider)).state;
   }
 
-  // DESIGN 2.3: derivation only from an exactly active mission not past expires_at, evaluated now.
-  private async derivableMission(missionId: string): Promise<Mission> {
-    const { state } = await aggregateStream(this.store, missionStreamName(missionId), missionDecider);
-    try {
-      assertDerivable(state, this.clock.now());
-    } catch (error) {
-      throw authorizationProtocolError(error);
-    }
-    return state;
+  // DESIGN 2.3, 2.4, spec 3.2 rule 5: derivation only when the mission and every ancestor are exactly active (expiry first), read now.
+  private async derivableMission(missionId: string): Promise<Derivable> {
+    const mission = await this.lineage.mission(missionId);
+    if (!missionExists(mission)) throw new InvalidGrantError('the grant has no mission');
+    const ancestors = existingAncestors(await this.lineage.ancestors(mission));
+    const state = ancestors === undefined ? 'revoked' : lineageState(mission, ancestors, this.clock.now());
+    if (state !== 'active') throw new InvalidGrantError(`mission is ${state}`, { missionError: missionErrorCode(state) });
+    return { mission, ancestors: ancestors! };
   }
 
   // Single use: the decider's events are appended at the revision it decided on (handleCommand); reuse commits the revocation, then refuses.
@@ -118,14 +148,18 @@ export class TokenService {
     return client.grant_types.includes('refresh_token');
   }
 
-  // RFC 9068 + DESIGN 2.3: at+jwt, cnf.jkt, mission claim, exp ≤ mission expires_at.
-  private async tokens(client: ClientRegistration, mission: Mission, jkt: string, refreshToken: string | undefined): Promise<TokenResponse> {
+  // RFC 9068 + DESIGN 2.3: at+jwt, cnf.jkt, mission claim, exp ≤ mission expires_at; spec 2.3 rule 3: a child's claim carries `parent`.
+  private async tokens(client: ClientRegistration, derivable: Derivable, jkt: string, refreshToken: string | undefined): Promise<TokenResponse> {
     const issuer = this.oauth.issuer;
+    const { mission, ancestors } = derivable;
+    // Spec 2.3 rule 3: `sub` is the subject the authority is for — for a child, the root mission's subject.
+    const root = ancestors.length > 0 ? ancestors[ancestors.length - 1]! : mission;
     const issued = await asProtocolErrors(() =>
       issueAccessToken(
         {
-          issuer, subject: subjectOf(mission), audience: audienceOf(mission.authoritySet), clientId: client.client_id, jkt,
-          authorizationDetails: authorizationDetailsOf(mission.authoritySet), mission: { id: mission.missionId, issuer, authority_hash: mission.authorityHash },
+          issuer, subject: subjectOf(root), audience: audienceOf(mission.authoritySet), clientId: client.client_id, jkt,
+          authorizationDetails: authorizationDetailsOf(mission.authoritySet),
+          mission: { id: mission.missionId, issuer, authority_hash: mission.authorityHash, ...(mission.parent ? { parent: mission.parent } : {}) },
           missionExpiresAt: mission.expiresAt, issuedAt: this.clock.now(), ttlSeconds: this.config.access_token_ttl_seconds,
         },
         this.keys,
@@ -139,6 +173,7 @@ export class TokenService {
       authorization_details: mission.authoritySet,
       mission_id: mission.missionId,
       mission_expires_at: mission.expiresAt.toISOString(),
+      ...(mission.parent ? { parent: mission.parent } : {}),
     };
   }
 }

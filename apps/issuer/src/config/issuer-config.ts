@@ -4,6 +4,7 @@ import {
   integer,
   object,
   oneOf,
+  optional,
   publicJwks,
   refine,
   string,
@@ -54,6 +55,30 @@ const personSchema = object({
   }),
 });
 
+/** Cascade modes a deployment may enable beside `immediate` (spec 3.3: experimental, not a stable interface). */
+export const EXPERIMENTAL_CASCADE_MODES = ['bounded_staleness', 'status_required'] as const;
+
+const POLICY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+/** A named `child_creation_policy` (spec 2.4); `allow` and `deny` are built in and cannot be redefined. */
+const childCreationPolicySchema = object({
+  name: refine(string({ maxLength: 64, pattern: POLICY_NAME, patternHint: 'lower-case letters, digits, "_", "." and "-", starting with a letter' }), (value, at) => {
+    if (value === 'allow' || value === 'deny') at.fail('allow and deny are built-in policies and cannot be redefined');
+  }),
+  effect: oneOf(['allow', 'deny'] as const),
+  max_child_lifetime_seconds: optional(integer(1, 365 * 86_400)),
+  max_child_depth: optional(integer(1, 64)),
+});
+
+/** Child Missions (spec child-mission-delegation, DESIGN 2.4). */
+const childMissionsSchema = object({
+  /** How long the parent has to convey the `request_uri` and the child actor to redeem it; then the child is revoked. */
+  creation_grant_ttl_seconds: withDefault(integer(10, 3_600), 300),
+  policies: withDefault(array(childCreationPolicySchema, { maxItems: 1_000, uniqueBy: { key: (policy) => policy.name, what: 'policy name' } }), []),
+  /** Spec 3.3: accepted as `cascade_mode` at creation only when listed here. */
+  experimental_cascade_modes: withDefault(subsetOf(EXPERIMENTAL_CASCADE_MODES), []),
+});
+
 /** The issuer's CONFIG_FILE (DESIGN 5): registered clients, persons who can approve, token and status timing. */
 export const issuerConfigSchema = object(
   {
@@ -61,6 +86,7 @@ export const issuerConfigSchema = object(
     persons: withDefault(array(personSchema, { maxItems: 10_000, uniqueBy: { key: (person) => person.sub, what: 'sub' } }), []),
     access_token_ttl_seconds: withDefault(integer(30, 86_400), 300),
     mission_max_stale_seconds: withDefault(integer(0, 3_600), 60),
+    child_missions: withDefault(childMissionsSchema, { creation_grant_ttl_seconds: 300, policies: [], experimental_cascade_modes: [] }),
   },
   { unknownKeys: 'warn' },
 );
@@ -68,3 +94,4 @@ export const issuerConfigSchema = object(
 export type IssuerConfig = Infer<typeof issuerConfigSchema>;
 export type ClientRegistration = IssuerConfig['clients'][number];
 export type PersonRegistration = IssuerConfig['persons'][number];
+export type ChildMissionsConfig = IssuerConfig['child_missions'];

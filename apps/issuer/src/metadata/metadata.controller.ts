@@ -11,7 +11,7 @@ export class MetadataController {
     this.metadata = authorizationServerMetadata({
       issuer: settings.baseUrl,
       missionMaxStaleSeconds: config.mission_max_stale_seconds,
-      childDelegationSupported: false,
+      childDelegationSupported: true,
     });
   }
 

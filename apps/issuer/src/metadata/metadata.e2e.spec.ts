@@ -37,6 +37,10 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414, DESIGN 2.1)', (
       token_endpoint_auth_methods_supported: ['private_key_jwt'],
       authorization_response_iss_parameter_supported: true,
     });
-    expect(metadata).toHaveProperty('mission_child_delegation_supported');
+    // Spec child-mission-delegation 4.4, DESIGN 2.1: advertised now that creation, cascade and evidence are implemented.
+    expect(metadata).toMatchObject({
+      mission_child_delegation_supported: true,
+      grant_types_supported: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:mission-child-creation'],
+    });
   });
 });

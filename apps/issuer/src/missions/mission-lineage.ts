@@ -25,12 +25,14 @@ export class MissionLineage {
     const cached = this.cache.get(missionId);
     let state = cached?.state ?? missionDecider.initialState;
     let revision = cached?.revision ?? 'no_stream';
+    let lastEvent = cached?.lastEvent;
     const from = revision === 'no_stream' ? 'start' : revision + 1n;
     for await (const recorded of this.store.readStream(missionStreamName(missionId), { fromRevision: from })) {
       state = missionDecider.evolve(state, recorded as unknown as MissionEvent);
       revision = recorded.revision;
+      lastEvent = recorded;
     }
-    const current = { state, revision };
+    const current: AggregateState<MissionState> = { state, revision, ...(lastEvent ? { lastEvent } : {}) };
     if (revision !== 'no_stream') this.remember(missionId, current);
     return current;
   }

@@ -1,6 +1,7 @@
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { CascadeMode } from '../mission/parent-link.js';
 import type { ChildActor } from './child-actor.js';
+import { opaqueIdFromBytes } from '../shared/opaque-id.js';
 
 /** The closed set of spec 7 denial reasons (not an IANA registry). */
 export const CHILD_DENIAL_REASONS = [
@@ -81,4 +82,9 @@ export function childEvidenceStreamName(parentMissionId: string): string {
 export interface ChildCreationDeniedData {
   readonly parent_mission_id: string;
   readonly evidence: ChildEvidence;
+}
+
+/** `dlg_` + 22 base64url characters: names a creation attempt (`evidence_id`) and, once created, its `parent.delegation_id`. */
+export function delegationIdFromBytes(bytes: Uint8Array): string {
+  return opaqueIdFromBytes('dlg_', bytes);
 }
