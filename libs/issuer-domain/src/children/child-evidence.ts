@@ -70,10 +70,11 @@ export interface ChildEvidence {
 }
 
 /**
- * Denied creations are recorded on `childevidence-<parent mission_id>` (one `ChildCreationDenied`
- * each); `created` evidence travels in `ChildMissionAttached` on the parent's own stream (decision 0009).
+ * Denied creations are recorded on `evidence-<parent mission_id>` (DESIGN 1 stream names; one
+ * `ChildCreationDenied` each); `created` evidence travels in `ChildMissionAttached` on the parent's own
+ * stream (decision 0009).
  */
-export const CHILD_EVIDENCE_STREAM_CATEGORY = 'childevidence';
+export const CHILD_EVIDENCE_STREAM_CATEGORY = 'evidence';
 
 export function childEvidenceStreamName(parentMissionId: string): string {
   return `${CHILD_EVIDENCE_STREAM_CATEGORY}-${parentMissionId}`;
