@@ -1,0 +1,2 @@
+/** The Person Server's pure domain (spec mission-management, DESIGN 3): deciders and rules, no IO. */
+export const PS_DOMAIN = 'ps-domain';
