@@ -84,7 +84,17 @@ export function requireStrictSubset(parent: Mission, child: AuthoritySet, admitt
     return { ...entry, delegation };
   });
   const result = checkStrictSubset(view, child);
-  if (!result.ok) throw new ChildCreationDeniedError(result.reason, result.detail);
+  if (!result.ok) {
+    // Only a parent entry that does not admit this actor would justify the child entry: the actor is
+    // the obstacle (spec 7 child_actor_not_allowed), not missing `children` or a broader entry.
+    if (checkStrictSubset(parent.authoritySet, [child[result.childIndex]!]).ok) {
+      throw new ChildCreationDeniedError(
+        'child_actor_not_allowed',
+        `authorization_details[${result.childIndex}]: the child actor does not satisfy allowed_child_actors of the parent entry that would justify it`,
+      );
+    }
+    throw new ChildCreationDeniedError(result.reason, result.detail);
+  }
   return result.justifications.map((justification) => justification.parentIndex);
 }
 

@@ -5,6 +5,8 @@ import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { CreateMission } from '../mission/mission.commands.js';
 import type { MissionCreated } from '../mission/mission.events.js';
 import { missionIdFromBytes } from '../mission/mission-id.js';
+import type { Mission } from '../mission/mission.state.js';
+import type { ParentLink } from '../mission/parent-link.js';
 
 /** Test data shared by the decider specs (not part of the build). */
 export const ISSUER = 'https://issuer.example';
@@ -83,4 +85,33 @@ export function attachmentExtras(childMissionId: string, n: number, now: Date) {
     command: { grantId, grantExpiresAt, cascadeMode: 'immediate' as const, evidence },
     data: { grant_id: grantId, grant_expires_at: grantExpiresAt.toISOString(), cascade_mode: 'immediate' as const, evidence },
   };
+}
+
+/** The cascade process manager (spec 3.2), as the actor of `cascade` commands. */
+export const CASCADE_PROCESS = { id: 'mission-cascade', role: 'system' };
+
+/** A Mission record as the mission decider folds it, for the pure child checks (lineage state, spec 4.1 steps). */
+export function missionRecord(overrides: Partial<Mission> = {}): Mission {
+  return {
+    lifecycle: 'active',
+    missionId: MISSION_ID,
+    issuer: ISSUER,
+    clientId: 'agent-a',
+    authoritySet: AUTHORITY_SET,
+    authorityHash: AUTHORITY_HASH,
+    intent: INTENT,
+    expiresAt: EXPIRES_AT,
+    createdAt: T0,
+    approvedBy: APPROVER,
+    version: 1,
+    updatedAt: T0,
+    nonces: new Map(),
+    children: new Map(),
+    ...overrides,
+  };
+}
+
+/** A spec 2.3 `parent` member naming `OTHER_MISSION_ID` (a child of a root mission unless told otherwise). */
+export function parentLink(overrides: Partial<ParentLink> = {}): ParentLink {
+  return { id: OTHER_MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH, depth: 1, cascade_mode: 'immediate', ...overrides };
 }
