@@ -5,7 +5,7 @@ import { OAuthForm } from '../http/oauth-form.js';
 import { redirectWith } from './authorization-requests.service.js';
 import { assertCsrf, clearCsrfCookie, cookieValue, csrfCookie, decisionOf, onlyPushedParameters } from './authorize-steps.js';
 import {
-  authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, refuseChildParameters, refuseRequestUri, registeredRedirectUri,
+  authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, refuseRequestUri, registeredRedirectUri,
   requireAuthorizationCodeClient, requireMatchingClientId, requireResponseTypeCode,
 } from './par-steps.js';
 import { audienceOf, grantIdOf, grantTypeOf, refuseAccessToken } from './token-steps.js';
@@ -30,9 +30,6 @@ describe('PAR steps', () => {
   it('RFC 9126 §2.1: refuses request_uri', () => {
     expect(errorOf(() => refuseRequestUri(form({ request_uri: 'x' })))).toEqual({ status: 400, code: 'invalid_request' });
     expect(errorOf(() => refuseRequestUri(form({})))).toBeUndefined();
-  });
-  it('child creation parameters are refused until child missions exist', () => {
-    for (const name of ['parent', 'parent_token', 'child_actor']) expect(errorOf(() => refuseChildParameters(form({ [name]: 'x' })))?.code).toBe('invalid_request');
   });
   it('RFC 6749 §4.1.1: response_type must be code', () => {
     expect(errorOf(() => requireResponseTypeCode(form({ response_type: 'code' })))).toBeUndefined();
@@ -112,7 +109,11 @@ describe('/token and /revoke steps', () => {
   it('RFC 6749 §5.2: unknown grant → unsupported_grant_type; unregistered → unauthorized_client', () => {
     expect(grantTypeOf(form({ grant_type: 'refresh_token' }), client)).toBe('refresh_token');
     expect(errorOf(() => grantTypeOf(form({ grant_type: 'password' }), client))?.code).toBe('unsupported_grant_type');
-    expect(errorOf(() => grantTypeOf(form({ grant_type: 'urn:ietf:params:oauth:grant-type:mission-child-creation' }), client))?.code).toBe('unsupported_grant_type');
+    // DESIGN 2.1: the child creation grant is supported, but only for clients registered for it.
+    expect(errorOf(() => grantTypeOf(form({ grant_type: 'urn:ietf:params:oauth:grant-type:mission-child-creation' }), client))?.code).toBe('unauthorized_client');
+    expect(grantTypeOf(form({ grant_type: 'urn:ietf:params:oauth:grant-type:mission-child-creation' }), { ...client, grant_types: ['urn:ietf:params:oauth:grant-type:mission-child-creation'] })).toBe(
+      'urn:ietf:params:oauth:grant-type:mission-child-creation',
+    );
     expect(errorOf(() => grantTypeOf(form({ grant_type: 'refresh_token' }), { ...client, grant_types: ['authorization_code'] }))?.code).toBe('unauthorized_client');
     expect(errorOf(() => grantTypeOf(form({}), client))?.code).toBe('invalid_request');
   });
