@@ -14,8 +14,7 @@ import {
   InvalidGrantError,
   RefreshTokenReusedError,
   UnknownGrantTokenError,
-  WrongGrantKindError,
-} from './grant.errors.js';
+  WrongGrantKindError, ChildGrantNotYetExpiredError } from './grant.errors.js';
 import type { GrantEvent, GrantRevocationReason } from './grant.events.js';
 import { grantIdFromBytes, grantTokenFromBytes, grantTokenHash } from './grant-ids.js';
 
@@ -250,6 +249,11 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
       given(grantDecider, [issued, redeemed]).when(lapse(T3)).thenNothingHappens();
       const afterRotation: GrantEvent = { type: 'RefreshTokenRotated', data: { grant_id: GRANT_ID, previous_hash: RT1, refresh_token_hash: RT2, jkt: CHILD_JKT, occurred_at: T2.toISOString() } };
       given(grantDecider, [...active, afterRotation]).when(lapse(T3)).thenNothingHappens();
+    });
+
+    it('DESIGN 2.4: a lapse before the grant expires (an early process manager) is refused and changes nothing', () => {
+      given(grantDecider, [issued]).when(lapse(T1)).thenThrows(ChildGrantNotYetExpiredError);
+      given(grantDecider, [issued]).when(lapse(new Date(GRANT_EXPIRES.getTime() - 1))).thenThrows(ChildGrantNotYetExpiredError);
     });
 
     it('DESIGN 2.4: lapse decides nothing for an already revoked grant, an unknown grant or an authorization code', () => {

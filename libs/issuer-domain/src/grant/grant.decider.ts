@@ -8,6 +8,7 @@ import { absoluteUriProblem } from '../shared/uri.js';
 import {
   AuthorizationCodeExpiredError,
   ChildGrantExpiredError,
+  ChildGrantNotYetExpiredError,
   ChildGrantReusedError,
   WrongGrantKindError,
   AuthorizationCodeReusedError,
@@ -56,6 +57,8 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
       case 'lapseChildGrant':
         assertActor(command.actor, 'actor');
         if (state.status !== 'code_issued' || state.kind !== 'child_creation') return [];
+        // A process manager running early (clock skew between replicas) must not take a grant the child may still redeem.
+        if (command.now.getTime() < state.codeExpiresAt.getTime()) throw new ChildGrantNotYetExpiredError();
         return [revoked(state, 'child_grant_unredeemed', command.actor, command.now)];
       case 'revokeGrant':
         assertActor(command.actor, 'actor');

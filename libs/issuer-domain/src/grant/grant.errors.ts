@@ -97,3 +97,10 @@ export class WrongGrantKindError extends InvalidGrantError {
     super('the grant is of another kind');
   }
 }
+
+/** `lapseChildGrant` before the grant's expiry (e.g. clock skew between replicas): retry later. Not a client error. */
+export class ChildGrantNotYetExpiredError extends IssuerDomainError {
+  constructor() {
+    super('the creation grant has not reached its expiry yet');
+  }
+}
