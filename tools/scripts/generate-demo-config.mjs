@@ -81,11 +81,12 @@ const issuerConfig = {
     {
       client_id: 'demo-subagent',
       jwks: { keys: [keyFor('issuer-client-demo-subagent', 'EdDSA').publicJwk] },
-      sub_profile: 'ai_agent',
+      // Spec child-mission-delegation 2.2: a space-separated profile list, matched against allowed_child_actors.
+      sub_profile: 'ai_agent tool_runner',
       redirect_uris: [],
       grant_types: ['refresh_token', 'urn:ietf:params:oauth:grant-type:mission-child-creation'],
       approval_policy: 'auto',
-      permissions: ['status', 'introspection'],
+      permissions: ['lifecycle', 'status', 'introspection'],
     },
     {
       client_id: 'demo-admin',
@@ -100,6 +101,16 @@ const issuerConfig = {
   persons: Object.entries(DEMO_PASSWORDS).map(([sub, password]) => ({ sub, password_hash: passwordHash(password) })),
   access_token_ttl_seconds: 300,
   mission_max_stale_seconds: 60,
+  // Spec child-mission-delegation 2.4 child_creation_policy: named policies beside the built-in allow and deny.
+  child_missions: {
+    creation_grant_ttl_seconds: 300,
+    policies: [
+      { name: 'short-lived', effect: 'allow', max_child_lifetime_seconds: 3600 },
+      { name: 'first-generation-only', effect: 'allow', max_child_depth: 1 },
+      { name: 'frozen', effect: 'deny' },
+    ],
+    experimental_cascade_modes: [],
+  },
 };
 
 const personServerConfig = {
