@@ -1,2 +1,6 @@
 /** The Person Server's pure domain (spec mission-management, DESIGN 3): deciders and rules, no IO. */
 export const PS_DOMAIN = 'ps-domain';
+
+export * from './errors/index.js';
+export * from './shared/index.js';
+export * from './blob/index.js';

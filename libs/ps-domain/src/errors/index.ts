@@ -1,0 +1,2 @@
+export * from './ps-domain.error.js';
+export * from './management.errors.js';
