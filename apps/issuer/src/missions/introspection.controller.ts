@@ -1,27 +1,29 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { EventStore } from '@mission/event-store';
-import { aggregateStream } from '@mission/es-kit';
-import { effectiveState, isMissionId, missionDecider, missionExists, missionStreamName } from '@mission/issuer-domain';
+import { isMissionId, missionExists, parentLinkData } from '@mission/issuer-domain';
 import { AccessDeniedError, InvalidTokenError, verifyAccessToken, type AccessTokenPayload, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, SigningKeys } from '@mission/platform';
+import { SigningKeys } from '@mission/platform';
 import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
+import { reportedState } from './lineage-report.js';
+import { MissionLineage } from './mission-lineage.js';
 
 /**
  * RFC 7662 introspection with the `mission` member (DESIGN 2.1): `active` is true only when the token is
- * valid **and** its mission is exactly active at this instant (expiry first). A token that fails
- * verification answers `{"active": false}` and nothing else (§2.2); a valid token under a mission that
- * is no longer active also reports the mission's state, so a resource server can tell why.
+ * valid **and** its mission's lineage state is exactly active at this instant (expiry first; spec 3.2,
+ * 4.3: a child is `suspended` while an ancestor is suspended, `cascaded` once one is terminal). A token
+ * that fails verification answers `{"active": false}` and nothing else (§2.2); a valid token under a
+ * mission that is no longer active also reports the mission's state, so a resource server can tell why.
+ * The `mission` member of a Child Mission carries its `parent` (spec 2.3).
  */
 @Controller()
 export class IntrospectionController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly oauth: IssuerOAuth,
     private readonly keys: SigningKeys,
+    private readonly lineage: MissionLineage,
   ) {}
 
   @Post('introspect')
@@ -43,10 +45,16 @@ export class IntrospectionController {
       throw error;
     }
     if (!isMissionId(claims.mission.id)) return { active: false };
-    const { state } = await aggregateStream(this.store, missionStreamName(claims.mission.id), missionDecider);
+    const state = await this.lineage.mission(claims.mission.id);
     if (!missionExists(state)) return { active: false };
-    const missionState = effectiveState(state, this.clock.now());
-    const mission = { id: state.missionId, issuer: state.issuer, authority_hash: state.authorityHash, state: missionState };
+    const missionState = reportedState(state, await this.lineage.ancestors(state), this.clock.now());
+    const mission = {
+      id: state.missionId,
+      issuer: state.issuer,
+      authority_hash: state.authorityHash,
+      ...(state.parent ? { parent: parentLinkData(state.parent) } : {}),
+      state: missionState,
+    };
     if (missionState !== 'active') return { active: false, mission };
     return {
       active: true,

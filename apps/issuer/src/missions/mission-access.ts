@@ -1,25 +1,42 @@
-import type { EventStore } from '@mission/event-store';
-import { aggregateStream } from '@mission/es-kit';
-import { isMissionId, missionDecider, missionExists, missionStreamName, type Mission } from '@mission/issuer-domain';
+import { isMissionId, missionExists, type Mission, type MissionState } from '@mission/issuer-domain';
 import { NotFoundError } from '@mission/issuer-oauth';
 import type { ClientPermission, ClientRegistration } from '../config/issuer-config.js';
+import type { MissionLineage } from './mission-lineage.js';
+
+/** A mission the caller may act on, with its ancestors (`[parent, …, root]`) read in the same request. */
+export interface AccessibleMission {
+  readonly mission: Mission;
+  readonly ancestors: readonly MissionState[];
+}
 
 /**
- * DESIGN 2.1: a client with `permission` may act on missions it is the `client_id` of (and, with Child
- * Missions, their descendants); a client with `admin` on any mission. Unknown, malformed and
- * not-authorized missions all get the same `404 not_found` so the endpoint is no existence oracle.
+ * DESIGN 2.1: a client with `permission` may act on missions it is the `client_id` of and on their
+ * descendants (a Child Mission whose parent, grandparent, … it is the client of); a client with
+ * `admin` on any mission. Access only flows down the lineage: a child actor gains nothing over its
+ * parent. Unknown, malformed and not-authorized missions all get the same `404 not_found`, so the
+ * endpoint is no existence oracle.
+ *
+ * The mission and its ancestors are read from their streams now (MissionLineage), so the caller can
+ * report the lineage state (spec 3.2, 4.3) without a second read.
  */
 export async function loadAccessibleMission(
-  store: EventStore,
+  lineage: MissionLineage,
   missionId: string | undefined,
   client: ClientRegistration,
   permission: ClientPermission,
-): Promise<Mission> {
+): Promise<AccessibleMission> {
   const isAdmin = client.permissions.includes('admin');
   if (!isAdmin && !client.permissions.includes(permission)) throw new NotFoundError();
   if (missionId === undefined || !isMissionId(missionId)) throw new NotFoundError();
-  const { state } = await aggregateStream(store, missionStreamName(missionId), missionDecider);
-  if (!missionExists(state)) throw new NotFoundError();
-  if (!isAdmin && state.clientId !== client.client_id) throw new NotFoundError();
-  return state;
+  const mission = await lineage.mission(missionId);
+  if (!missionExists(mission)) throw new NotFoundError();
+  const ancestors = await lineage.ancestors(mission);
+  if (!isAdmin && !mayAct(client.client_id, mission, ancestors)) throw new NotFoundError();
+  return { mission, ancestors };
+}
+
+/** The client of the mission itself or of one of its (existing) ancestors. */
+function mayAct(clientId: string, mission: Mission, ancestors: readonly MissionState[]): boolean {
+  if (mission.clientId === clientId) return true;
+  return ancestors.some((ancestor) => missionExists(ancestor) && ancestor.clientId === clientId);
 }

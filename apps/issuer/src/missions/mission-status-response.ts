@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { SigningKeys } from '@mission/platform';
 import type { MissionStatusView } from '@mission/issuer-domain';
+import type { ParentStatusProjection } from './lineage-report.js';
 
 export const MISSION_STATUS_MEDIA_TYPE = 'application/mission-status-response+jwt';
 
@@ -9,7 +10,8 @@ export interface StatusResponseInput {
   readonly issuer: string;
   /** Who the answer is for: the `audience` form parameter, or the calling client. */
   readonly audience: string;
-  readonly mission: MissionStatusView;
+  /** `state` is the lineage state (spec 3.2, 4.3); `parent` the spec 2.7 projection of a Child Mission. */
+  readonly mission: MissionStatusView & { readonly parent?: ParentStatusProjection };
   readonly now: Date;
   /** Bounded by `mission_max_stale_seconds` (DESIGN 2.1). */
   readonly maxStaleSeconds: number;

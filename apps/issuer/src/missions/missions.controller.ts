@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { handleCommand } from '@mission/es-kit';
 import {
-  isLifecycleOperation, lifecycleResult, missionDecider, missionStatusView, missionStreamName, type LifecycleOperation,
+  effectiveState, isLifecycleOperation, isTerminalMissionState, lifecycleResult, missionDecider, MissionNotActiveError, missionStatusView,
+  missionStreamName, nonceKey, type LifecycleOperation, type Mission, type MissionLifecycleState,
 } from '@mission/issuer-domain';
 import { InvalidRequestError, type Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE, SERVICE_CONFIG, SigningKeys } from '@mission/platform';
@@ -14,6 +15,8 @@ import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { lifecycleProtocolError } from './lifecycle-errors.js';
 import { loadAccessibleMission } from './mission-access.js';
+import { MissionLineage } from './mission-lineage.js';
+import { parentStatusProjection, reportedState } from './lineage-report.js';
 import { MISSION_STATUS_MEDIA_TYPE, signMissionStatusResponse } from './mission-status-response.js';
 
 const EXPECTED_VERSION = /^[1-9][0-9]{0,9}$/;
@@ -26,6 +29,7 @@ export class MissionsController {
     @Inject(SERVICE_CONFIG) private readonly config: IssuerConfig,
     private readonly oauth: IssuerOAuth,
     private readonly keys: SigningKeys,
+    private readonly lineage: MissionLineage,
   ) {}
 
   /** DESIGN 2.1 `/missions/lifecycle`: revoke, suspend, resume, complete with compare-and-set and idempotency. */
@@ -34,7 +38,7 @@ export class MissionsController {
   async lifecycle(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
-    const mission = await loadAccessibleMission(this.store, form.optional('mission_id', 64), client, 'lifecycle');
+    const { mission, ancestors } = await loadAccessibleMission(this.lineage, form.optional('mission_id', 64), client, 'lifecycle');
     const operation = form.required('operation', 16);
     if (!isLifecycleOperation(operation)) throw new InvalidRequestError('operation must be one of revoke, suspend, resume, complete');
     const expectedVersion = form.optional('expected_version', 10);
@@ -42,6 +46,7 @@ export class MissionsController {
     const nonce = form.optional('nonce', 256);
     const now = this.clock.now();
     const actor = { id: client.client_id, role: 'client' };
+    refuseCascadedByLineage(mission, reportedState(mission, ancestors, now), actor.id, nonce, now);
     const command = {
       type: operation as LifecycleOperation,
       actor,
@@ -64,20 +69,27 @@ export class MissionsController {
     }
   }
 
-  /** DESIGN 2.1 `/missions/status`: a signed answer, no fresher than `mission_max_stale_seconds`. */
+  /**
+   * DESIGN 2.1 `/missions/status`: a signed answer, no fresher than `mission_max_stale_seconds`. The
+   * state is the lineage state (spec 3.2, 4.3); a Child Mission's answer carries the spec 2.7 `parent`
+   * projection, the parent's state read in this request.
+   */
   @Post('status')
   @HttpCode(200)
   async status(@Req() request: Request, @Res() response: Response): Promise<void> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
-    const mission = await loadAccessibleMission(this.store, form.optional('mission_id', 64), client, 'status');
+    const { mission, ancestors } = await loadAccessibleMission(this.lineage, form.optional('mission_id', 64), client, 'status');
     const nonce = form.optional('nonce', 256);
+    const audience = form.optional('audience', 2048) ?? client.client_id;
+    const now = this.clock.now();
+    const parent = parentStatusProjection(mission, ancestors, now);
     const jwt = await signMissionStatusResponse(
       {
         issuer: this.oauth.issuer,
-        audience: form.optional('audience', 2048) ?? client.client_id,
-        mission: missionStatusView(mission, this.clock.now()),
-        now: this.clock.now(),
+        audience,
+        mission: { ...missionStatusView(mission, now), state: reportedState(mission, ancestors, now), ...(parent ? { parent } : {}) },
+        now,
         maxStaleSeconds: this.config.mission_max_stale_seconds,
         ...(nonce !== undefined ? { nonce } : {}),
       },
@@ -85,4 +97,17 @@ export class MissionsController {
     );
     response.status(200).setHeader('Content-Type', MISSION_STATUS_MEDIA_TYPE).setHeader('Cache-Control', 'no-store').send(jwt);
   }
+}
+
+/**
+ * Spec 3.2, 3.1: a child whose ancestor is terminal is cascaded from the moment that transition
+ * committed, even before the cascade process manager records it; a lifecycle operation on it now would
+ * record another terminal state (audit could no longer tell it was cascade-terminated) or re-grant
+ * authority. Refused as the decider refuses a terminal mission — except a repeated nonce, which answers
+ * as the first request did.
+ */
+function refuseCascadedByLineage(mission: Mission, reported: MissionLifecycleState, actorId: string, nonce: string | undefined, now: Date): void {
+  if (reported !== 'cascaded' || isTerminalMissionState(effectiveState(mission, now))) return;
+  if (nonce !== undefined && mission.nonces.has(nonceKey(actorId, nonce))) return;
+  throw lifecycleProtocolError(new MissionNotActiveError('cascaded'));
 }

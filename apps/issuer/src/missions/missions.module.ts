@@ -6,8 +6,10 @@ import { EVENT_STORE, LOGGER, processManagerReadinessCheck, projectionReadinessC
 import type { Logger } from 'pino';
 import { CLOCK } from '../oauth/clock.js';
 import { IntrospectionController } from './introspection.controller.js';
+import { MissionAuditController } from './mission-audit.controller.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
 import { MissionStatusProjection } from './mission-status.projection.js';
+import { MissionTreeReadModel } from './mission-tree.read-model.js';
 import { MissionsController } from './missions.controller.js';
 
 /** Starts the mission read model and the expiry process manager with the app, and stops them with it. */
@@ -41,9 +43,10 @@ class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
+/** Also the delegation-tree read model (DESIGN 2.1 `/missions/tree`), registered for readiness. */
 @Module({
-  controllers: [MissionsController, IntrospectionController],
-  providers: [MissionStatusProjection, MissionBackgroundWork],
+  controllers: [MissionsController, IntrospectionController, MissionAuditController],
+  providers: [MissionStatusProjection, MissionBackgroundWork, MissionTreeReadModel],
   exports: [MissionStatusProjection],
 })
 export class MissionsModule {}

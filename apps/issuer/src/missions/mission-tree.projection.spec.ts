@@ -1,0 +1,212 @@
+import type { RecordedEvent } from '@mission/event-store';
+import {
+  authorityHash, grantIdFromBytes, lineageState, missionDecider, missionExists, missionIdFromBytes, parseAuthorizationDetails,
+  type AuthoritySet, type ChildEvidence, type Mission, type MissionCommand, type MissionLifecycleState, type MissionState,
+} from '@mission/issuer-domain';
+import { lineageStep, MissionTreeProjection } from './mission-tree.projection.js';
+
+const ISSUER = 'https://issuer.example';
+const T0 = new Date('2026-11-22T09:00:00.000Z');
+const END = new Date('2026-11-22T17:00:00.000Z');
+const NOW = new Date('2026-11-22T10:00:00.000Z');
+const actor = { id: 'demo-agent', role: 'client' };
+
+const DELEGABLE: AuthoritySet = parseAuthorizationDetails([
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'], delegation: { children: { max_children: 2, max_child_depth: 3 } } },
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/ledger', actions: ['ledger.read'] },
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/files', actions: ['files.read'], delegation: { children: {} } },
+]);
+const LEAF: AuthoritySet = parseAuthorizationDetails([{ type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'] }]);
+
+let counter = 0;
+const newId = (): string => missionIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? ++counter : 9)));
+
+/** Decides commands with the mission decider and feeds the recorded events to the projection, folding the same events into missions. */
+class Feed {
+  readonly projection = new MissionTreeProjection();
+  readonly missions = new Map<string, MissionState>();
+  private position = 0n;
+  private readonly revisions = new Map<string, bigint>();
+
+  run(missionId: string, command: MissionCommand): void {
+    const state = this.missions.get(missionId) ?? missionDecider.initialState;
+    let next = state;
+    for (const event of missionDecider.decide(command, state)) {
+      next = missionDecider.evolve(next, event);
+      const revision = (this.revisions.get(missionId) ?? -1n) + 1n;
+      this.revisions.set(missionId, revision);
+      this.position += 1n;
+      const recorded: RecordedEvent = {
+        streamName: `mission-${missionId}`, revision, position: { commit: this.position, prepare: this.position }, id: `evt-${this.position}`,
+        type: event.type, data: event.data as never, metadata: {}, created: NOW,
+      };
+      this.projection.apply(recorded);
+    }
+    this.missions.set(missionId, next);
+  }
+
+  root(set: AuthoritySet = DELEGABLE, expiresAt = END): string {
+    const id = newId();
+    this.run(id, {
+      type: 'create', missionId: id, issuer: ISSUER, clientId: 'demo-agent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
+      intent: { goal: 'Reconcile invoices', resources: [], expires_at: END.toISOString() }, expiresAt, approvedBy: actor, now: T0,
+    });
+    return id;
+  }
+
+  /** Attaches on the parent's stream (entries = justifying parent entries) and creates the child naming the parent. */
+  child(parentId: string, entries: number[], options: { clientId?: string; set?: AuthoritySet; expiresAt?: Date; create?: boolean } = {}): string {
+    const parent = this.mission(parentId);
+    const id = newId();
+    const set = options.set ?? LEAF;
+    const evidence: ChildEvidence = {
+      evidence_id: `evd_${id}`, parent: { id: parentId, issuer: ISSUER, authority_hash: parent.authorityHash },
+      child: { id, issuer: ISSUER, authority_hash: authorityHash(ISSUER, set) }, child_actor: { sub: options.clientId ?? 'demo-subagent' },
+      requested_by: parent.clientId, attenuation: { result: 'strict_subset', checks: ['strict_subset'] }, cascade_mode: 'immediate', decision: 'created', created_at: T0.toISOString(),
+    };
+    this.run(parentId, {
+      type: 'attachChild', childMissionId: id, childClientId: options.clientId ?? 'demo-subagent', parentEntryIndexes: entries, actor, now: T0,
+      grantId: grantIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? counter : 3))), grantExpiresAt: new Date(T0.getTime() + 60_000), cascadeMode: 'immediate', evidence,
+    });
+    if (options.create === false) return id;
+    this.run(id, {
+      type: 'create', missionId: id, issuer: ISSUER, clientId: options.clientId ?? 'demo-subagent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
+      intent: { goal: 'Read invoices', resources: [], expires_at: END.toISOString() }, expiresAt: options.expiresAt ?? END, approvedBy: actor, now: T0,
+      parent: { id: parentId, issuer: ISSUER, authority_hash: parent.authorityHash, depth: (parent.parent?.depth ?? 0) + 1, cascade_mode: 'immediate', created_at: T0.toISOString() },
+    });
+    return id;
+  }
+
+  lifecycle(missionId: string, type: 'suspend' | 'resume' | 'revoke' | 'complete'): void {
+    this.run(missionId, { type, actor, reason: 'test', now: T0 });
+  }
+
+  mission(missionId: string): Mission {
+    const state = this.missions.get(missionId);
+    if (!state || !missionExists(state)) throw new Error(`no mission ${missionId}`);
+    return state;
+  }
+
+  /** The domain's lineageState for a mission, from the folded missions. */
+  domainState(missionId: string, now: Date): MissionLifecycleState {
+    const mission = this.mission(missionId);
+    const ancestors: Mission[] = [];
+    for (let next = mission.parent?.id; next !== undefined; next = this.mission(next).parent?.id) ancestors.push(this.mission(next));
+    return lineageState(mission, ancestors, now);
+  }
+
+  states(rootId: string, now = NOW): Record<string, MissionLifecycleState> {
+    return Object.fromEntries(this.projection.tree(rootId, now)!.nodes.map((node) => [node.mission_id, node.state]));
+  }
+
+  /** Every node's state equals the domain's lineageState. */
+  expectAgreesWithDomain(rootId: string, now = NOW): void {
+    for (const node of this.projection.tree(rootId, now)!.nodes) expect([node.mission_id, node.state]).toEqual([node.mission_id, this.domainState(node.mission_id, now)]);
+  }
+}
+
+describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)', () => {
+  it('spec 2.3, 2.4: nodes breadth-first with parent_id, client_id, depth, cascade_mode and per delegable entry fan-out counters', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const a = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
+    const b = feed.child(root, [0, 2]);
+    const grandchild = feed.child(a, [0], { clientId: 'demo-consent-agent' });
+
+    const tree = feed.projection.tree(root, NOW)!;
+    expect(tree.truncated).toBe(false);
+    expect(tree.nodes.map((node) => node.mission_id)).toEqual([root, a, b, grandchild]);
+    expect(tree.nodes[0]).toEqual({
+      mission_id: root, client_id: 'demo-agent', state: 'active', depth: 0, created_at: T0.toISOString(), expires_at: END.toISOString(),
+      fanout: [{ parent_entry: 0, active_children: 2, max_children: 2 }, { parent_entry: 2, active_children: 1 }],
+    });
+    expect(tree.nodes[1]).toEqual({
+      mission_id: a, parent_id: root, client_id: 'demo-subagent', state: 'active', depth: 1, cascade_mode: 'immediate',
+      created_at: T0.toISOString(), expires_at: END.toISOString(), fanout: [{ parent_entry: 0, active_children: 1, max_children: 2 }],
+    });
+    expect(tree.nodes[2]).toMatchObject({ mission_id: b, parent_id: root, depth: 1, fanout: [] });
+    expect(tree.nodes[3]).toMatchObject({ mission_id: grandchild, parent_id: a, client_id: 'demo-consent-agent', depth: 2 });
+    expect(feed.projection.tree(a, NOW)!.nodes.map((node) => node.mission_id)).toEqual([a, grandchild]);
+  });
+
+  it('spec 3.2, 4.3: descendants are reported suspended while an ancestor is suspended and back to active after resume', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const child = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
+    const grandchild = feed.child(child, [0]);
+    feed.lifecycle(root, 'suspend');
+    expect(feed.states(root)).toEqual({ [root]: 'suspended', [child]: 'suspended', [grandchild]: 'suspended' });
+    // The tree under a child still sees the suspended ancestor above it.
+    expect(feed.states(child)).toEqual({ [child]: 'suspended', [grandchild]: 'suspended' });
+    feed.expectAgreesWithDomain(root);
+    feed.lifecycle(root, 'resume');
+    expect(feed.states(root)).toEqual({ [root]: 'active', [child]: 'active', [grandchild]: 'active' });
+    feed.expectAgreesWithDomain(root);
+  });
+
+  it('spec 3.2: a terminal ancestor makes every non-terminal descendant cascaded at once; a sibling branch is untouched', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const a = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
+    const b = feed.child(root, [0]);
+    const grandchild = feed.child(a, [0]);
+    feed.lifecycle(a, 'revoke');
+    expect(feed.states(root)).toEqual({ [root]: 'active', [a]: 'revoked', [b]: 'active', [grandchild]: 'cascaded' });
+    feed.expectAgreesWithDomain(root);
+    feed.lifecycle(root, 'complete');
+    expect(feed.states(root)).toEqual({ [root]: 'completed', [a]: 'revoked', [b]: 'cascaded', [grandchild]: 'cascaded' });
+    feed.expectAgreesWithDomain(root);
+  });
+
+  it('spec 3.2 last row: a child\'s own expiry wins over the suspension projected from its parent', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const child = feed.child(root, [0], { expiresAt: new Date('2026-11-22T09:30:00.000Z') });
+    feed.lifecycle(root, 'suspend');
+    expect(feed.states(root)).toEqual({ [root]: 'suspended', [child]: 'expired' });
+    feed.expectAgreesWithDomain(root);
+  });
+
+  it('spec 2.4 rule 2: a detached (terminal) child frees its slot; an attached child not yet created counts but is not a node', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const a = feed.child(root, [0]);
+    const pending = feed.child(root, [0], { create: false });
+    expect(feed.projection.tree(root, NOW)!.nodes.map((node) => node.mission_id)).toEqual([root, a]);
+    expect(feed.projection.tree(root, NOW)!.nodes[0]!.fanout[0]).toEqual({ parent_entry: 0, active_children: 2, max_children: 2 });
+    feed.lifecycle(a, 'complete');
+    feed.run(root, { type: 'childReachedTerminal', childMissionId: a, state: 'completed', now: T0 });
+    expect(feed.projection.tree(root, NOW)!.nodes[0]!.fanout[0]).toEqual({ parent_entry: 0, active_children: 1, max_children: 2 });
+    expect(pending).toBeDefined();
+  });
+
+  it('bounds the answer: at most maxNodes nodes, then truncated', () => {
+    const feed = new Feed();
+    const root = feed.root(parseAuthorizationDetails([{ type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'], delegation: { children: {} } }]));
+    for (let i = 0; i < 5; i++) feed.child(root, [0]);
+    expect(feed.projection.tree(root, NOW, 3)).toMatchObject({ truncated: true });
+    expect(feed.projection.tree(root, NOW, 3)!.nodes).toHaveLength(3);
+    expect(feed.projection.tree(root, NOW, 6)).toMatchObject({ truncated: false });
+  });
+
+  it('is rebuilt from events: reset forgets everything; an unknown mission has no tree; appliedThrough names the last event', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    expect(feed.projection.size).toBe(1);
+    expect(feed.projection.appliedThrough).toEqual({ position: '1/1', recordedAt: NOW.toISOString() });
+    expect(feed.projection.tree(newId(), NOW)).toBeUndefined();
+    feed.projection.reset();
+    expect(feed.projection.tree(root, NOW)).toBeUndefined();
+    expect(feed.projection.appliedThrough).toBeUndefined();
+  });
+});
+
+describe('lineageStep agrees with the domain lineageState (spec 3.2), one generation at a time', () => {
+  const states: MissionLifecycleState[] = ['active', 'suspended', 'completed', 'superseded', 'revoked', 'expired', 'cascaded'];
+  const feed = new Feed();
+  const base = feed.mission(feed.root());
+  const withState = (lifecycle: MissionLifecycleState): Mission => ({ ...base, lifecycle });
+  it.each(states.flatMap((own) => [undefined, ...states].map((parent) => [own, parent] as const)))('own %s under parent %s', (own, parent) => {
+    expect(lineageStep(own, parent)).toBe(lineageState(withState(own), parent === undefined ? [] : [withState(parent)], NOW));
+  });
+});
