@@ -4,3 +4,4 @@ export const PS_DOMAIN = 'ps-domain';
 export * from './errors/index.js';
 export * from './shared/index.js';
 export * from './blob/index.js';
+export * from './proposal/index.js';

@@ -9,12 +9,15 @@ export type ManagementErrorCode =
   | 'mission_not_found'
   | 'mission_terminated';
 
+/** Codes of the proposal endpoints (DESIGN 3.1), outside spec 7. */
+export type ProposalErrorCode = 'not_found';
+
 /**
  * A refusal the protocol defines (spec 7): `code` is the `error` member, `status` the HTTP status,
  * `members` any further body members. The message is the safe `error_description`.
  */
 export abstract class ManagementError extends PsDomainError {
-  abstract readonly code: ManagementErrorCode;
+  abstract readonly code: ManagementErrorCode | ProposalErrorCode;
   abstract readonly status: number;
   /** Further members of the problem body (none unless a subclass says so). */
   get members(): Readonly<Record<string, string>> {
