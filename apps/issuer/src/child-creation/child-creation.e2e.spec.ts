@@ -252,6 +252,43 @@ describe('fan-out and serialization (spec 2.4 rules 2–3, spec 8, DESIGN 2.4)',
   });
 });
 
+describe('evidence and tree of real creations (spec 2.6, 4.1 step 11, 5 rule 7)', () => {
+  it('spec 2.6: a created and a denied attempt are both readable at /missions/evidence; the tree shows the child and the fan-out counter', async () => {
+    const root = await rootMission();
+    const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS, childActor: { sub: 'demo-subagent', sub_profile: 'ai_agent' } });
+    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'stranger-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
+
+    const evidenceResponse = await postAs(service.listenUrl, 'demo-agent', '/missions/evidence', { mission_id: root.tokens.mission_id });
+    expect(evidenceResponse.status).toBe(200);
+    const { evidence } = (await evidenceResponse.json()) as { evidence: Record<string, unknown>[] };
+    const rootHash = authorityHash(testBaseUrl, parseAuthorizationDetails(ROOT_DETAILS));
+    expect(evidence).toHaveLength(2);
+    expect(evidence[0]).toMatchObject({
+      decision: 'created',
+      parent: { id: root.tokens.mission_id, issuer: testBaseUrl, authority_hash: rootHash },
+      child: { id: child.tokens.mission_id, issuer: testBaseUrl, authority_hash: authorityHash(testBaseUrl, parseAuthorizationDetails(CHILD_DETAILS)) },
+      child_actor: { sub: 'demo-subagent', sub_profile: 'ai_agent' },
+      attenuation: { result: 'strict_subset', justified_by: [0], approved_expires_at: child.tokens.mission_expires_at },
+      fanout: [{ parent_entry: 0, active_children: 1, max_children: 3 }],
+      cascade_mode: 'immediate',
+      approval_basis: 'policy:parent_authority',
+    });
+    expect(evidence[1]).toMatchObject({ decision: 'denied', denial_reason: 'child_actor_not_allowed', child_actor: { sub: 'stranger-agent' } });
+    expect(evidence[0]!['evidence_id']).toBe(child.tokens.parent!['delegation_id']);
+
+    const treeResponse = await postAs(service.listenUrl, 'demo-agent', '/missions/tree', { mission_id: root.tokens.mission_id });
+    expect(treeResponse.status).toBe(200);
+    const tree = (await treeResponse.json()) as { nodes: Record<string, unknown>[] };
+    expect(tree.nodes.map((node) => node['mission_id'])).toEqual([root.tokens.mission_id, child.tokens.mission_id]);
+    expect(tree.nodes[0]).toMatchObject({ depth: 0, fanout: [{ parent_entry: 0, active_children: 1, max_children: 3 }, { parent_entry: 2, active_children: 0 }] });
+    expect(tree.nodes[1]).toMatchObject({ parent_id: root.tokens.mission_id, client_id: 'demo-subagent', depth: 1, cascade_mode: 'immediate', state: 'active' });
+
+    // Spec 5 rule 7, DESIGN 2.1: the child actor cannot read its parent's evidence (not its mission, not a descendant of its missions).
+    const stranger = await postAs(service.listenUrl, 'demo-subagent', '/missions/evidence', { mission_id: root.tokens.mission_id });
+    expect(stranger.status).toBe(404);
+  });
+});
+
 describe('generations (spec 2.3 rule 2, 2.4 max_child_depth, 3.2 rule 5)', () => {
   it('a child creates a grandchild (parent.depth 2); an entry at the depth limit carries no children; a suspended root stops derivation two generations down', async () => {
     const root = await rootMission();

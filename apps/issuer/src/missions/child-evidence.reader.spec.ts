@@ -36,7 +36,7 @@ describe('readChildEvidence (DESIGN 2.1 /missions/evidence, spec 2.6, 5 rule 7)'
     [childEvidenceStreamName(PARENT)]: [denied('d2', minute(2)), denied('d4', minute(4)), denied('d5', minute(5))],
   });
 
-  it('spec 2.6: merges created (parent stream) and denied (childevidence stream) records in created_at order, the parent stream first on a tie', async () => {
+  it('spec 2.6: merges created (parent stream) and denied (evidence-<parent> stream) records in created_at order, the parent stream first on a tie', async () => {
     const page = await readChildEvidence(store, PARENT, { maxResults: 100 });
     expect(page.evidence.map((record) => record.evidence_id)).toEqual(['c1', 'd2', 'c3', 'c4', 'd4', 'd5']);
     expect(page.evidence.map((record) => record.decision)).toEqual(['created', 'denied', 'created', 'created', 'denied', 'denied']);

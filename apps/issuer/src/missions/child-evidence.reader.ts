@@ -23,7 +23,7 @@ export interface ChildEvidenceQuery {
 /**
  * The Child Evidence (spec 2.6, 5 rule 7) of creations under one parent: the `created` records travel in
  * `ChildMissionAttached` on the parent's stream, the `denied` ones in `ChildCreationDenied` on
- * `childevidence-<parent>` (decision 0009). Each stream is read in its own order and the two are merged
+ * `evidence-<parent>` (decision 0009). Each stream is read in its own order and the two are merged
  * by `created_at` (the parent's stream first on a tie). The opaque cursor is where each stream's read
  * stands, so a page costs what it returns, and records appended later are never skipped or repeated.
  *

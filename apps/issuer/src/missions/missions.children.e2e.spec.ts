@@ -105,7 +105,7 @@ async function childMission(parentId: string, options: { clientId?: string; set?
   return childId;
 }
 
-/** A `denied` Child Evidence record on `childevidence-<parent>` (spec 2.6, decision 0009). */
+/** A `denied` Child Evidence record on `evidence-<parent>` (spec 2.6, decision 0009). */
 async function deniedEvidence(parentId: string, createdAt: Date): Promise<string> {
   const evidenceId = `evd_${randomUUID()}`;
   const evidence: ChildEvidence = {
@@ -317,7 +317,7 @@ describe('POST /missions/tree (DESIGN 2.1, spec 2.3, 2.4, 3.2)', () => {
 describe('POST /missions/evidence (DESIGN 2.1, spec 2.6, 5 rule 7)', () => {
   const evidence = async (form: Record<string, string>, clientId = 'demo-agent') => as(clientId, '/missions/evidence', form);
 
-  it('spec 2.6: created (ChildMissionAttached) and denied (childevidence stream) records merged in created_at order, no-store', async () => {
+  it('spec 2.6: created (ChildMissionAttached) and denied (evidence-<parent> stream) records merged in created_at order, no-store', async () => {
     const root = await rootMission();
     const t = Date.now();
     const at = (seconds: number) => new Date(t + seconds * 1000);
