@@ -5,3 +5,4 @@ export * from './errors/index.js';
 export * from './shared/index.js';
 export * from './blob/index.js';
 export * from './proposal/index.js';
+export * from './mission/index.js';

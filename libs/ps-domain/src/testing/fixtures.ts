@@ -11,3 +11,18 @@ export const T2 = new Date('2026-11-22T11:00:00.000Z');
 export const EXPIRES_AT = new Date('2026-11-22T17:00:00.000Z');
 export const AFTER_EXPIRY = new Date('2026-11-22T17:00:00.001Z');
 export const at = (iso: string): Date => new Date(iso);
+
+/** A digest that stands for an approved mission's blob (any SHA-256 base64url value will do here). */
+export const MISSION_S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
+export const OTHER_S256 = 'b3RoZXItbWlzc2lvbi1ibG9iLWRpZ2VzdC0wMDAwMDA';
+export const REQUEST_ID = 'rq-7d0f3b2e9a4c41d8b6e5';
+export const OTHER_REQUEST_ID = 'rq-1a2b3c4d5e6f7a8b9c0d';
+
+export const OWNING_AGENT = { role: 'agent', id: AGENT } as const;
+export const PERSON = { role: 'person', id: 'alice', tenant: TENANT, ownedAgents: [AGENT] } as const;
+export const ADMIN = { role: 'admin', id: 'ops-1', tenant: TENANT } as const;
+
+/** A copy of `value` without the member `name`. */
+export function without<T extends object, K extends keyof T>(value: T, name: K): Omit<T, K> {
+  return Object.fromEntries(Object.entries(value).filter(([member]) => member !== name)) as Omit<T, K>;
+}

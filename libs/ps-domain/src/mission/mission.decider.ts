@@ -1,0 +1,243 @@
+import type { Decider } from '@mission/decider';
+import { isMissionS256 } from '../blob/mission-s256.js';
+import { MissionNotFoundError } from '../errors/management.errors.js';
+import { InvalidCommandError } from '../errors/ps-domain.error.js';
+import { actorData, type Actor } from '../shared/actor.js';
+import { assertDate, assertOptionalDate } from '../shared/guards.js';
+import { isBoundedText } from '../shared/text.js';
+import { MISSION_POLICIES, managementRole, type ManagementCaller, type ManagementRole } from './management-caller.js';
+import type { ApplyMissionExpiry, ApproveMission, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
+import type { MissionApprovedData, MissionEvent, MissionLogData, MissionTerminated } from './mission.events.js';
+import { initialMissionState, isExpiryDue, missionExists, PS_SCHEDULER, requestKey, type Mission, type MissionState } from './mission.state.js';
+import { checkTerminationRequestSyntax, checkTerminationRules } from './termination-rules.js';
+
+/**
+ * The Mission aggregate of the Person Server (stream `psmission-<s256>`: lifecycle + mission log,
+ * spec 2.8, 3, 6). Exactly two states, `active` and `terminated`. Every decision applies expiry
+ * first: on an active mission past `expires_at` it first records MissionTerminated `expired` by the
+ * PS scheduler, so expiry obeys "first committed transition wins" like every other termination
+ * (spec 3 rule 2; the stream's expected revision serializes concurrent deciders). Every event carries
+ * the next `sequence`. Refusals are typed errors; absent and unauthorized both give
+ * MissionNotFoundError (spec 5.9).
+ */
+export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState> = {
+  initialState: initialMissionState,
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'approve':
+        return decideApprove(command, state);
+      case 'readStatus':
+        return decideReadStatus(command, state);
+      case 'terminate':
+        return decideTerminate(command, state);
+      case 'readTree':
+        return decideReadTree(command, state);
+      case 'applyExpiry':
+        return decideApplyExpiry(command, state);
+      default:
+        throw new InvalidCommandError('unknown mission command');
+    }
+  },
+
+  evolve: evolveMission,
+};
+
+function evolveMission(state: MissionState, event: MissionEvent): MissionState {
+  if (event.type === 'MissionApproved') {
+    // Approval happens once; a replayed approval never resets the state (terminated never becomes active).
+    return missionExists(state) ? { ...state, sequence: Math.max(state.sequence, event.data.sequence) } : approved(event.data);
+  }
+  if (!missionExists(state)) return state;
+  const data = event.data;
+  const sequence = Math.max(state.sequence, data.sequence);
+  switch (event.type) {
+    case 'MissionTerminated': {
+      const requestKeys = event.data.request_id !== undefined ? new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) : state.requestKeys;
+      // Terminated never becomes active, and the first termination is never overwritten (spec 3).
+      if (state.status === 'terminated') return { ...state, sequence, requestKeys };
+      const termination = {
+        reason: event.data.reason,
+        terminatedAt: new Date(event.data.terminated_at),
+        actor: actorData(data.actor),
+        ...(event.data.request_id !== undefined ? { requestId: event.data.request_id } : {}),
+        ...(event.data.replacement_s256 !== undefined ? { replacementS256: event.data.replacement_s256 } : {}),
+      };
+      return { ...state, status: 'terminated', termination, sequence, requestKeys };
+    }
+    case 'LateTerminationRequested':
+      return { ...state, sequence, requestKeys: new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) };
+    default:
+      return { ...state, sequence };
+  }
+}
+
+function approved(data: MissionApprovedData): Mission {
+  return {
+    status: 'active',
+    approver: data.approver,
+    missionS256: data.mission_s256,
+    agent: data.agent,
+    approvedBy: data.approved_by,
+    tenant: data.tenant,
+    approvedAt: new Date(data.approved_at),
+    ...(data.expires_at !== undefined ? { expiresAt: new Date(data.expires_at) } : {}),
+    sequence: data.sequence,
+    requestKeys: new Set(),
+  };
+}
+
+function decideApprove(command: ApproveMission, state: MissionState): MissionEvent[] {
+  if (!isBoundedText(command.approver, 2048)) throw new InvalidCommandError('approver must be a non-empty identifier');
+  if (!isMissionS256(command.missionS256)) throw new InvalidCommandError('missionS256 must be a mission digest');
+  if (!isBoundedText(command.agent, 2048)) throw new InvalidCommandError('agent must be a non-empty identifier');
+  if (!isBoundedText(command.approvedBy, 2048)) throw new InvalidCommandError('approvedBy must be a non-empty identifier');
+  if (!isBoundedText(command.tenant, 256)) throw new InvalidCommandError('tenant must be a non-empty identifier');
+  assertDate(command.now, 'now');
+  assertOptionalDate(command.expiresAt, 'expiresAt');
+  if (command.expiresAt !== undefined && command.expiresAt.getTime() <= command.now.getTime()) throw new InvalidCommandError('expiresAt must be later than now');
+
+  if (missionExists(state)) {
+    // A retry of the same approval (e.g. after a crash between the proposal and the mission append).
+    const same =
+      state.approver === command.approver &&
+      state.missionS256 === command.missionS256 &&
+      state.agent === command.agent &&
+      state.approvedBy === command.approvedBy &&
+      state.tenant === command.tenant &&
+      state.approvedAt.getTime() === command.now.getTime() &&
+      state.expiresAt?.getTime() === command.expiresAt?.getTime();
+    if (same) return [];
+    throw new InvalidCommandError('a different mission is already recorded on this stream');
+  }
+
+  return [
+    {
+      type: 'MissionApproved',
+      data: {
+        approver: command.approver,
+        mission_s256: command.missionS256,
+        sequence: 1,
+        occurred_at: command.now.toISOString(),
+        actor: { id: command.approvedBy, role: 'person' },
+        authorization: { decision: 'permit', policy: MISSION_POLICIES.person },
+        agent: command.agent,
+        approved_by: command.approvedBy,
+        tenant: command.tenant,
+        approved_at: command.now.toISOString(),
+        ...(command.expiresAt !== undefined ? { expires_at: command.expiresAt.toISOString() } : {}),
+      },
+    },
+  ];
+}
+
+/** Anti-oracle (spec 5.9): absent and not authorized are the same refusal. */
+function authorized(state: MissionState, caller: ManagementCaller): { mission: Mission; role: ManagementRole; actor: Actor } {
+  if (!missionExists(state)) throw new MissionNotFoundError('absent');
+  const role = managementRole(state, caller);
+  if (role === undefined) throw new MissionNotFoundError('not_authorized');
+  return { mission: state, role, actor: { id: caller.id, role } };
+}
+
+/** Expiry first (spec 3): the MissionTerminated `expired` a decision at `now` records before anything else. */
+function expiryFirst(mission: Mission, now: Date): { events: MissionEvent[]; mission: Mission } {
+  if (mission.status !== 'active' || !isExpiryDue(mission, now)) return { events: [], mission };
+  const expired: MissionTerminated = {
+    type: 'MissionTerminated',
+    data: {
+      ...logData(mission, now, PS_SCHEDULER, MISSION_POLICIES.expiry),
+      reason: 'expired',
+      terminated_at: mission.expiresAt!.toISOString(),
+    },
+  };
+  return { events: [expired], mission: evolveMission(mission, expired) as Mission };
+}
+
+function logData(mission: Mission, now: Date, actor: Actor, policy: MissionLogData['authorization']['policy']): MissionLogData {
+  return {
+    approver: mission.approver,
+    mission_s256: mission.missionS256,
+    sequence: mission.sequence + 1,
+    occurred_at: now.toISOString(),
+    actor: actorData(actor),
+    authorization: { decision: 'permit', policy },
+  };
+}
+
+function decideApplyExpiry(command: ApplyMissionExpiry, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  if (!missionExists(state)) throw new MissionNotFoundError('absent');
+  return expiryFirst(state, command.now).events;
+}
+
+function decideReadStatus(command: ReadMissionStatus, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  const { role, actor } = authorized(state, command.caller);
+  const { events, mission } = expiryFirst(state as Mission, command.now);
+  const read: MissionEvent = {
+    type: 'MissionStatusRead',
+    data: {
+      ...logData(mission, command.now, actor, MISSION_POLICIES[role]),
+      mission_status: mission.status,
+      ...(mission.status === 'terminated' ? { termination_reason: mission.termination.reason } : {}),
+    },
+  };
+  return [...events, read];
+}
+
+function decideReadTree(command: ReadDelegationTree, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  if (command.nodeCount !== undefined && (!Number.isSafeInteger(command.nodeCount) || command.nodeCount < 0)) throw new InvalidCommandError('nodeCount must be a non-negative integer');
+  if (command.complete !== undefined && typeof command.complete !== 'boolean') throw new InvalidCommandError('complete must be a boolean');
+  const { role, actor } = authorized(state, command.caller);
+  const { events, mission } = expiryFirst(state as Mission, command.now);
+  const read: MissionEvent = {
+    type: 'DelegationTreeRead',
+    data: {
+      ...logData(mission, command.now, actor, MISSION_POLICIES[role]),
+      ...(command.nodeCount !== undefined ? { node_count: command.nodeCount } : {}),
+      ...(command.complete !== undefined ? { complete: command.complete } : {}),
+    },
+  };
+  return [...events, read];
+}
+
+/**
+ * Spec 4.2 in order: request syntax (needs no mission) → authorization (absent ≡ unauthorized) →
+ * role rules (spec 5.4) and replacement (rule 1) → expiry first → if active, MissionTerminated
+ * (first committed transition wins); if terminated, LateTerminationRequested and the existing
+ * terminal status stands. A repeat of a request already logged on this mission (same caller and
+ * `request_id`) decides nothing (spec 4.2 rule 2: no second lifecycle event).
+ */
+function decideTerminate(command: TerminateMission, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  checkTerminationRequestSyntax(command);
+  const { mission: current, role, actor } = authorized(state, command.caller);
+  const { reason, replacementS256 } = checkTerminationRules(role, command, current.missionS256);
+
+  if (current.requestKeys.has(requestKey(actor, command.requestId))) return [];
+
+  const { events, mission } = expiryFirst(current, command.now);
+  const policy = MISSION_POLICIES[role];
+  const details = {
+    request_id: command.requestId,
+    ...(command.purpose !== undefined ? { purpose: command.purpose } : {}),
+    ...(replacementS256 !== undefined ? { replacement_s256: replacementS256 } : {}),
+  };
+  if (mission.status === 'active') {
+    return [{ type: 'MissionTerminated', data: { ...logData(mission, command.now, actor, policy), reason, terminated_at: command.now.toISOString(), ...details } }];
+  }
+  return [
+    ...events,
+    {
+      type: 'LateTerminationRequested',
+      data: {
+        ...logData(mission, command.now, actor, policy),
+        requested_reason: reason,
+        ...details,
+        termination_reason: mission.termination.reason,
+        terminated_at: mission.termination.terminatedAt.toISOString(),
+      },
+    },
+  ];
+}

@@ -1,0 +1,73 @@
+import type { DomainEvent } from '@mission/decider';
+import type { Actor } from '../shared/actor.js';
+import type { AuthorizationRecord } from './management-caller.js';
+import type { TerminationReason } from './termination-rules.js';
+
+/**
+ * Spec 2.8: members every event on `psmission-<s256>` carries. Never keys, raw tokens or the blob.
+ * Times are RFC 3339 (`toISOString`).
+ */
+export interface MissionLogData {
+  /** The Mission Reference: `{approver, s256}` (spec 1.1). */
+  readonly approver: string;
+  readonly mission_s256: string;
+  /** PS-local order: 1 for MissionApproved, then +1 per event of the stream. */
+  readonly sequence: number;
+  readonly occurred_at: string;
+  /** The authenticated actor and the role the decision used (`agent`, `person`, `admin`; `system` for the scheduler). */
+  readonly actor: Actor;
+  readonly authorization: AuthorizationRecord;
+}
+
+export interface MissionApprovedData extends MissionLogData {
+  readonly agent: string;
+  readonly approved_by: string;
+  readonly tenant: string;
+  readonly approved_at: string;
+  readonly expires_at?: string;
+}
+
+/** Spec 3: the one active → terminated transition (spec 2.4 reasons, spec 6 "termination"). */
+export interface MissionTerminatedData extends MissionLogData {
+  readonly reason: TerminationReason;
+  /** For `expired`, the mission's `expires_at` (the instant it ended); otherwise the commit time. */
+  readonly terminated_at: string;
+  /** Absent only for expiry (the scheduler sends no request). */
+  readonly request_id?: string;
+  readonly purpose?: string;
+  /** `superseded` only: the validated replacement (spec 3 table). */
+  readonly replacement_s256?: string;
+}
+
+/** Spec 3 / 6: an authorized terminate after termination; the first reason and timestamp stand. */
+export interface LateTerminationRequestedData extends MissionLogData {
+  readonly requested_reason: TerminationReason;
+  readonly request_id: string;
+  readonly purpose?: string;
+  readonly replacement_s256?: string;
+  /** The recorded (first) termination, returned to the caller. */
+  readonly termination_reason: TerminationReason;
+  readonly terminated_at: string;
+}
+
+/** Spec 6 "status read": every authorized `status`. */
+export interface MissionStatusReadData extends MissionLogData {
+  readonly mission_status: 'active' | 'terminated';
+  readonly termination_reason?: TerminationReason;
+}
+
+/** Spec 6 "tree read": every authorized `delegation_tree` page. */
+export interface DelegationTreeReadData extends MissionLogData {
+  readonly node_count?: number;
+  readonly complete?: boolean;
+}
+
+export type MissionApproved = DomainEvent<'MissionApproved', MissionApprovedData>;
+export type MissionTerminated = DomainEvent<'MissionTerminated', MissionTerminatedData>;
+export type LateTerminationRequested = DomainEvent<'LateTerminationRequested', LateTerminationRequestedData>;
+export type MissionStatusRead = DomainEvent<'MissionStatusRead', MissionStatusReadData>;
+export type DelegationTreeRead = DomainEvent<'DelegationTreeRead', DelegationTreeReadData>;
+
+export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead;
+
+export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead'] as const satisfies readonly MissionEvent['type'][];
