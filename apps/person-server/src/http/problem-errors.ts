@@ -13,6 +13,7 @@ const STATUS_TITLES: Readonly<Record<number, string>> = {
   404: 'Not Found',
   409: 'Conflict',
   429: 'Too Many Requests',
+  503: 'Service Unavailable',
 };
 
 export interface ProblemOptions {
@@ -104,6 +105,16 @@ export class RateLimitedError extends ProblemError {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     super(429, 'rate_limited', 'too many requests; retry later', { headers: { 'Retry-After': String(seconds) } });
     this.retryAfterSeconds = seconds;
+  }
+}
+
+/**
+ * `503 temporarily_unavailable` with `Retry-After`: the PS cannot safely decide right now (e.g. its replay
+ * cache is full of live entries, so it fails closed). Not a spec 7 code; never used for a caller's fault.
+ */
+export class TemporarilyUnavailableError extends ProblemError {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(503, 'temporarily_unavailable', detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
   }
 }
 

@@ -1,0 +1,291 @@
+import {
+  ContentDigestError,
+  dictionaryMemberKeys,
+  HttpSignatureError,
+  verifyContentDigest,
+  verifyRequestSignature,
+  type HttpHeaders,
+  type HttpRequest,
+  type ResolvedKey,
+  type VerifiedSignature,
+} from '@mission/http-signatures';
+import {
+  hwkPrincipal,
+  parseSignatureKey,
+  signatureAlgorithmOf,
+  SignatureKeyError,
+  verifyAgentToken,
+  type AgentProvider,
+  type PrincipalRegistry,
+} from '@mission/signature-key';
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
+import { parseDictionary, type Dictionary } from 'structured-headers';
+import type { Clock } from '../http/clock.js';
+import { SignatureVerificationError, TemporarilyUnavailableError, type SignatureFailureReason } from '../http/problem-errors.js';
+import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
+import type { AgentTokenClaims, AuthenticatedCaller } from './authenticated-caller.js';
+import { signatureIdentity, type SignatureReplayCache } from './signature-replay-cache.js';
+
+/** The request as the authenticator needs it; an Express request (with Nest's `rawBody`) fits. */
+export interface IncomingSignedRequest {
+  readonly method: string;
+  /** The request target as received, e.g. `/mission?x=1` (origin form). */
+  readonly originalUrl: string;
+  readonly headers: HttpHeaders;
+  /** The exact body bytes as received (`req.rawBody`); absent when there is no body or no parser kept it. */
+  readonly rawBody?: Uint8Array;
+}
+
+/** The `sig` member of `Signature-Input`, as far as the rules before cryptographic verification need it. */
+export interface SignatureInput {
+  readonly components: readonly string[];
+  readonly created?: number;
+  readonly expires?: number;
+}
+
+/** The one signature label the Person Server reads (DESIGN 3.2). */
+export const SIGNATURE_LABEL = 'sig';
+/** DESIGN 3.2: `created` must lie within ±60 s of the PS clock. */
+export const SIGNATURE_MAX_AGE_SECONDS = 60;
+/** DESIGN 3.2: components every request signature covers. */
+export const ALWAYS_COVERED = ['@method', '@authority', '@path', 'signature-key'] as const;
+/** DESIGN 3.2: further components covered whenever the request has a body. */
+export const COVERED_WITH_BODY = ['content-type', 'content-digest'] as const;
+
+function fail(reason: SignatureFailureReason, cause?: unknown, requiredInput?: readonly string[]): never {
+  throw new SignatureVerificationError(reason, {
+    ...(cause !== undefined ? { cause } : {}),
+    ...(requiredInput !== undefined ? { requiredInput } : {}),
+  });
+}
+
+function headerLines(headers: HttpHeaders, name: string): string[] | undefined {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue;
+    if (typeof value === 'string') lines.push(value);
+    else lines.push(...value);
+  }
+  return lines.length > 0 ? lines : undefined;
+}
+
+/** Whether the request carries content: received bytes, a non-zero `Content-Length`, or chunked framing. */
+export function requestHasBody(request: IncomingSignedRequest): boolean {
+  if (request.rawBody !== undefined && request.rawBody.byteLength > 0) return true;
+  if (headerLines(request.headers, 'transfer-encoding') !== undefined) return true;
+  const length = headerLines(request.headers, 'content-length');
+  return length !== undefined && length.some((value) => value.trim() !== '0');
+}
+
+/**
+ * DESIGN 3.2 (RFC 9421 §2.2.3, §2.2.6): `@authority` is the PS's own (its BASE_URL), never a
+ * caller-chosen `Host`, and `@path` comes from an origin-form request target.
+ */
+export function signedMessage(request: IncomingSignedRequest, baseUrl: string): HttpRequest {
+  // An absolute-form or `//host` target would let the caller pick the authority the signature covers.
+  if (!request.originalUrl.startsWith('/') || request.originalUrl.startsWith('//')) fail('invalid_target');
+  const origin = new URL(baseUrl).origin;
+  let url: URL;
+  try {
+    url = new URL(`${origin}${request.originalUrl}`);
+  } catch (error) {
+    fail('invalid_target', error);
+  }
+  if (url.origin !== origin) fail('invalid_target');
+  return { method: request.method, url: url.href, headers: request.headers };
+}
+
+function parseField(lines: readonly string[], malformed: SignatureFailureReason): Dictionary {
+  const value = lines.join(', ');
+  let dictionary: Dictionary;
+  let keys: string[];
+  try {
+    dictionary = parseDictionary(value);
+    keys = dictionaryMemberKeys(value);
+  } catch (error) {
+    fail(malformed, error);
+  }
+  if (new Set(keys).size !== keys.length) fail('duplicate_label');
+  return dictionary;
+}
+
+/** Spec 5.1, DESIGN 3.2: `Signature-Input` and `Signature` are present, parse, and both carry the label `sig`. */
+export function signatureInputLabelledSig(headers: HttpHeaders): SignatureInput {
+  const inputLines = headerLines(headers, 'signature-input');
+  const signatureLines = headerLines(headers, 'signature');
+  if (inputLines === undefined || signatureLines === undefined) fail('missing_signature');
+  const inputs = parseField(inputLines, 'malformed_signature_input');
+  const signatures = parseField(signatureLines, 'malformed_signature');
+  const input = inputs.get(SIGNATURE_LABEL);
+  if (input === undefined || !signatures.has(SIGNATURE_LABEL)) fail('missing_signature');
+  const [items, parameters] = input;
+  if (!Array.isArray(items)) fail('malformed_signature_input');
+  const components = items.map(([name]) => (typeof name === 'string' ? name : fail('malformed_signature_input')));
+  const created = parameters.get('created');
+  const expires = parameters.get('expires');
+  if (created !== undefined && !Number.isSafeInteger(created)) fail('malformed_signature_input');
+  if (expires !== undefined && !Number.isSafeInteger(expires)) fail('malformed_signature_input');
+  return {
+    components,
+    ...(created !== undefined ? { created: created as number } : {}),
+    ...(expires !== undefined ? { expires: expires as number } : {}),
+  };
+}
+
+/** DESIGN 3.2: the components a request's signature must cover; a verifier accepts further covered components. */
+export function requiredComponents(hasBody: boolean): readonly string[] {
+  return hasBody ? [...ALWAYS_COVERED, ...COVERED_WITH_BODY] : ALWAYS_COVERED;
+}
+
+/** Spec 5.1, DESIGN 3.2: "@method" "@authority" "@path" "signature-key" are covered, plus "content-type" "content-digest" with a body. */
+export function requiredComponentsCovered(input: SignatureInput, hasBody: boolean): void {
+  const required = requiredComponents(hasBody);
+  if (required.some((component) => !input.components.includes(component))) fail('missing_required_component', undefined, required);
+}
+
+/** Spec 5.6, DESIGN 3.2: `created` is present and within ±60 s of the PS clock; an `expires`, if given, has not passed. */
+export function createdWithinWindow(input: SignatureInput, clock: Clock, maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS): void {
+  if (input.created === undefined) fail('missing_created');
+  const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+  if (Math.abs(nowSeconds - input.created) > maxAgeSeconds) fail('created_out_of_window');
+  if (input.expires !== undefined && nowSeconds > input.expires) fail('expired');
+}
+
+const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFailureReason>> = {
+  missing: 'missing_content_digest',
+  malformed: 'malformed_content_digest',
+  unsupported_algorithm: 'unsupported_digest_algorithm',
+  mismatch: 'content_digest_mismatch',
+};
+
+/**
+ * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
+ * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
+ */
+export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody: boolean): void {
+  const field = headerLines(request.headers, 'content-digest');
+  if (!hasBody && field === undefined) return;
+  // A body no parser kept (an unsupported media type) cannot be checked, so it is not accepted.
+  if (hasBody && (request.rawBody === undefined || request.rawBody.byteLength === 0)) fail('unreadable_body');
+  let checked: string[];
+  try {
+    checked = verifyContentDigest(field, request.rawBody ?? new Uint8Array());
+  } catch (error) {
+    if (error instanceof ContentDigestError) fail(DIGEST_FAILURES[error.reason], error);
+    throw error;
+  }
+  if (!checked.includes('sha-256')) fail('unsupported_digest_algorithm');
+}
+
+/** What resolving the `Signature-Key` yields: the verification key and who holds it (trusted only once the signature verifies). */
+export interface SigningKey {
+  readonly key: ResolvedKey;
+  readonly caller: AuthenticatedCaller;
+}
+
+export interface KeySources {
+  readonly principals: PrincipalRegistry;
+  readonly agentProviders: AgentProviderKeys;
+  readonly clock: Clock;
+}
+
+/** The Agent Token's unverified `iss` and header `kid`, to pick the provider keys; verification comes after. */
+function unverifiedIssuerAndKid(jwt: string): { issuer?: string; kid?: string } {
+  try {
+    const { kid } = decodeProtectedHeader(jwt);
+    const { iss } = decodeJwt(jwt);
+    return { ...(typeof iss === 'string' ? { issuer: iss } : {}), ...(typeof kid === 'string' && kid !== '' ? { kid } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+async function agentSigningKey(jwt: string, sources: KeySources): Promise<SigningKey> {
+  const { issuer, kid } = unverifiedIssuerAndKid(jwt);
+  let providers: AgentProvider[] = [];
+  if (issuer !== undefined && sources.agentProviders.isTrusted(issuer)) {
+    // Without a readable kid no keys are fetched: verifyAgentToken then refuses the header as it stands.
+    providers = kid === undefined ? [{ issuer, jwks: { keys: [] } }] : [await sources.agentProviders.providerFor(issuer, kid)];
+  }
+  const token = await verifyAgentToken(jwt, providers, sources.clock);
+  const claims = decodeJwt(jwt) as AgentTokenClaims;
+  return {
+    key: { alg: signatureAlgorithmOf(token.cnfJwk), publicKey: { ...token.cnfJwk } },
+    caller: {
+      kind: 'agent',
+      agent: token.agent,
+      ...(token.parentAgent !== undefined ? { parentAgent: token.parentAgent } : {}),
+      agentJkt: await calculateJwkThumbprint({ ...token.cnfJwk }, 'sha256'),
+      tokenClaims: claims,
+    },
+  };
+}
+
+/**
+ * Spec 5.1, 5.3, DESIGN 3.2: the key named by `Signature-Key` (label `sig`): `jwt` → an Agent Token from a
+ * configured agent provider, its `cnf.jwk`; `hwk` → a key whose thumbprint a configured principal registered.
+ */
+export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: KeySources): Promise<SigningKey> {
+  try {
+    const signatureKey = parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+    switch (signatureKey.scheme) {
+      case 'jwt':
+        return await agentSigningKey(signatureKey.jwt, sources);
+      case 'hwk': {
+        const principal = await hwkPrincipal(signatureKey.key, sources.principals);
+        return {
+          key: { alg: signatureAlgorithmOf(signatureKey.key), publicKey: { ...signatureKey.key } },
+          caller: { kind: 'principal', id: principal.id, role: principal.role, tenant: principal.tenant, agents: principal.agents ?? [] },
+        };
+      }
+      case 'jwks_uri':
+        // DESIGN 3.3 uses jwks_uri only for the PS's own outgoing calls.
+        return fail('unsupported_scheme');
+    }
+  } catch (error) {
+    if (error instanceof SignatureKeyError) fail(error.reason, error);
+    if (error instanceof AgentProviderUnavailableError) fail('agent_provider_unavailable', error);
+    throw error;
+  }
+}
+
+/** RFC 9421 §3.2, spec 5.1: the signature labelled `sig` verifies with the resolved key over its covered components. */
+export async function signatureVerifies(
+  message: HttpRequest,
+  signingKey: SigningKey,
+  hasBody: boolean,
+  clock: Clock,
+  maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
+): Promise<VerifiedSignature> {
+  try {
+    return await verifyRequestSignature(message, {
+      label: SIGNATURE_LABEL,
+      requiredComponents: requiredComponents(hasBody),
+      maxAgeSeconds,
+      clock,
+      resolveKey: () => signingKey.key,
+    });
+  } catch (error) {
+    if (error instanceof HttpSignatureError) fail(error.reason, error, error.reason === 'missing_required_component' ? requiredComponents(hasBody) : undefined);
+    throw error;
+  }
+}
+
+/**
+ * Spec 5.6, DESIGN 3.2: a signature value is accepted once within its validity window (`created` + 60 s,
+ * or `expires` if sooner); the cache is in memory and per replica (see {@link SignatureReplayCache}).
+ */
+export function signatureNotReplayed(
+  verified: VerifiedSignature,
+  signingKey: SigningKey,
+  cache: SignatureReplayCache,
+  clock: Clock,
+  maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
+): void {
+  const created = verified.params.created ?? 0;
+  const windowEnd = Math.min(created + maxAgeSeconds, verified.params.expires ?? Number.POSITIVE_INFINITY);
+  const verdict = cache.remember(signatureIdentity(signingKey.key.alg, verified.signature), (windowEnd + 1) * 1000, clock.now().getTime());
+  if (verdict === 'replayed') fail('replayed_signature');
+  // Fail closed: a full cache could no longer tell a replay from a first use.
+  if (verdict === 'full') throw new TemporarilyUnavailableError('the request cannot be checked for replay right now', 1);
+}

@@ -1,0 +1,35 @@
+import { Global, Module } from '@nestjs/common';
+import { LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
+import type { PersonServerConfig } from '../config/person-server-config.js';
+import { CLOCK, clockProvider, type Clock } from '../http/clock.js';
+import { AgentProviderKeys } from './agent-provider-keys.js';
+import { RequestAuthenticator } from './request-authenticator.js';
+import { SignatureReplayCache } from './signature-replay-cache.js';
+
+/**
+ * Request authentication for every Person Server endpoint (spec 5, DESIGN 3.2): the clock, the agent
+ * providers' keys, the per-replica signature replay cache and the {@link RequestAuthenticator}.
+ */
+@Global()
+@Module({
+  providers: [
+    clockProvider,
+    {
+      provide: AgentProviderKeys,
+      inject: [SERVICE_CONFIG, LOGGER],
+      useFactory: (config: PersonServerConfig, logger: Logger) =>
+        new AgentProviderKeys(config.agent_providers, {
+          onStaleKeys: (issuer, error) => logger.warn({ issuer, err: error }, 'agent provider keys could not be refreshed; using the keys fetched earlier'),
+        }),
+    },
+    { provide: SignatureReplayCache, useFactory: () => new SignatureReplayCache() },
+    {
+      provide: RequestAuthenticator,
+      inject: [SERVICE_CONFIG, SERVICE_SETTINGS, AgentProviderKeys, SignatureReplayCache, CLOCK],
+      useFactory: (config: PersonServerConfig, settings: ServiceSettings, agentProviders: AgentProviderKeys, replayCache: SignatureReplayCache, clock: Clock) =>
+        new RequestAuthenticator({ baseUrl: settings.baseUrl, principals: config.principals, agentProviders, replayCache, clock }),
+    },
+  ],
+  exports: [CLOCK, AgentProviderKeys, SignatureReplayCache, RequestAuthenticator],
+})
+export class AuthenticationModule {}

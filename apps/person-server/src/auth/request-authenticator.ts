@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { principalRegistry, type ManagementPrincipal, type PrincipalRegistry } from '@mission/signature-key';
+import type { Clock } from '../http/clock.js';
+import type { AgentProviderKeys } from './agent-provider-keys.js';
+import {
+  contentDigestMatchesBody,
+  createdWithinWindow,
+  requestHasBody,
+  requiredComponentsCovered,
+  signatureInputLabelledSig,
+  signatureNotReplayed,
+  signatureVerifies,
+  signedMessage,
+  signingKeyFromSignatureKey,
+  SIGNATURE_MAX_AGE_SECONDS,
+  type IncomingSignedRequest,
+} from './authentication-rules.js';
+import type { AuthenticatedCaller } from './authenticated-caller.js';
+import type { SignatureReplayCache } from './signature-replay-cache.js';
+
+export interface RequestAuthenticatorOptions {
+  /** The PS's BASE_URL: its authority is the `@authority` every signature must cover. */
+  readonly baseUrl: string;
+  /** Management Principals from the configuration (DESIGN 5 `principals`). */
+  readonly principals: readonly ManagementPrincipal[];
+  readonly agentProviders: AgentProviderKeys;
+  readonly replayCache: SignatureReplayCache;
+  readonly clock: Clock;
+  /** `created` tolerance; DESIGN 3.2 fixes ±60 s. */
+  readonly maxAgeSeconds?: number;
+}
+
+/**
+ * Authenticates every request to the Person Server (spec 5.1, 5.3, 5.6; DESIGN 3.2): an RFC 9421
+ * signature labelled `sig` over the required components, fresh, over a body whose RFC 9530 digest
+ * matches, by the key of an Agent Token from a trusted agent provider or of a registered Management
+ * Principal, used once. Any failure throws {@link SignatureVerificationError} (401 with `Signature-Error`).
+ * It decides who the caller is, never what the caller may do.
+ */
+@Injectable()
+export class RequestAuthenticator {
+  private readonly principals: PrincipalRegistry;
+  private readonly maxAgeSeconds: number;
+
+  constructor(private readonly options: RequestAuthenticatorOptions) {
+    this.principals = principalRegistry(options.principals);
+    this.maxAgeSeconds = options.maxAgeSeconds ?? SIGNATURE_MAX_AGE_SECONDS;
+  }
+
+  async authenticate(request: IncomingSignedRequest): Promise<AuthenticatedCaller> {
+    const { clock } = this.options;
+    const message = signedMessage(request, this.options.baseUrl);
+    const hasBody = requestHasBody(request);
+    // Cheap structural checks first: nothing is fetched or verified for a request that cannot pass.
+    const input = signatureInputLabelledSig(request.headers);
+    requiredComponentsCovered(input, hasBody);
+    createdWithinWindow(input, clock, this.maxAgeSeconds);
+    contentDigestMatchesBody(request, hasBody);
+    const signingKey = await signingKeyFromSignatureKey(request.headers, {
+      principals: this.principals,
+      agentProviders: this.options.agentProviders,
+      clock,
+    });
+    const verified = await signatureVerifies(message, signingKey, hasBody, clock, this.maxAgeSeconds);
+    // Only verified signatures are remembered, so forged ones cannot fill the cache or block a real one.
+    signatureNotReplayed(verified, signingKey, this.options.replayCache, clock, this.maxAgeSeconds);
+    return signingKey.caller;
+  }
+}
