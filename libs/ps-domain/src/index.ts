@@ -6,3 +6,4 @@ export * from './shared/index.js';
 export * from './blob/index.js';
 export * from './proposal/index.js';
 export * from './mission/index.js';
+export * from './idempotency/index.js';
