@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AbuseModule } from './abuse/abuse.module.js';
 import { AuthenticationModule } from './auth/authentication.module.js';
 
 /**
  * The Person Server's own features. The platform (settings, validated config as SERVICE_CONFIG,
  * logger, event store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
-@Module({ imports: [AuthenticationModule] })
+@Module({ imports: [AuthenticationModule, AbuseModule] })
 export class AppModule {}
