@@ -2,27 +2,31 @@
  * Issuer benchmark (a script, not a test): `npm run bench:issuer`.
  * Starts the built issuer (`apps/issuer/dist/main.js`) on the embedded store in a temp DATA_DIR and drives
  * it with 32 concurrent clients over HTTP, each acting as a real agent would (private_key_jwt assertion,
- * DPoP proof, PKCE). Prints requests/s and p50/p99 latency for `POST /par` and for `refresh_token` with DPoP.
- * Options: BENCH_CONCURRENCY (32), BENCH_SECONDS (10 per phase).
+ * DPoP proof, PKCE). Prints requests/s and p50/p99 latency for `POST /par`, for `refresh_token` with DPoP,
+ * and Child Mission creations/s (PAR creation + redemption by the child actor, spec 4.1, DESIGN 2.4).
+ * Then revokes roots with 1,000 and 10,000 descendants on an issuer started in this process and prints
+ * how soon the descendants' refreshes are refused and how soon all are recorded `cascaded` (cascade.ts).
+ * Options: BENCH_CONCURRENCY (32), BENCH_SECONDS (10 per phase), BENCH_TREES (children of the root per
+ * tree, each with 99 grandchildren: `10,100`; empty to skip the cascade part), BENCH_PROFILE_DIR (write a CPU
+ * profile of each revoke-to-cascaded window there).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importJWK, type CryptoKey, type JWK } from 'jose';
 import { clientAssertion, createPkcePair, DpopKey, type ClientKey } from '@mission/mission-client';
+import { cascadeBench } from './cascade.js';
+import { demoClient as loadDemoClient, FORM, form, LEAF_DETAILS, obtainRootMission, redeemChild, REDIRECT_URI, requestChild, ROOT_DETAILS } from './flows.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
+const trees = (process.env['BENCH_TREES'] ?? '10,100').split(',').filter((size) => size.trim() !== '').map(Number);
 const port = 4100 + Math.floor(Math.random() * 800);
 const issuer = `http://127.0.0.1:${port}`;
 
-async function demoClient(clientId: string): Promise<ClientKey> {
-  const jwk = JSON.parse(readFileSync(join(root, 'config/demo-keys', `issuer-client-${clientId}.private.jwk.json`), 'utf8')) as JWK;
-  return { clientId, privateKey: (await importJWK(jwk, 'ES256')) as CryptoKey, alg: 'ES256', ...(jwk.kid ? { kid: jwk.kid } : {}) };
-}
+const demoClient = (clientId: string): Promise<ClientKey> => loadDemoClient(root, clientId);
 
 function startIssuer(dataDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(root, 'apps/issuer/dist/main.js')], {
@@ -45,9 +49,6 @@ function startIssuer(dataDir: string): Promise<ChildProcess> {
   });
 }
 
-const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
-const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
-
 async function par(client: ClientKey): Promise<{ requestUri: string; verifier: string }> {
   const pkce = createPkcePair();
   const reply = await fetch(`${issuer}/par`, {
@@ -56,7 +57,7 @@ async function par(client: ClientKey): Promise<{ requestUri: string; verifier: s
     body: form({
       ...(await clientAssertion(client, issuer)),
       response_type: 'code',
-      redirect_uri: 'http://127.0.0.1:9000/cb',
+      redirect_uri: REDIRECT_URI,
       code_challenge: pkce.challenge,
       code_challenge_method: 'S256',
       mission_intent: JSON.stringify({ intent: { goal: 'benchmark', resources: ['https://erp.example.com'], expires_at: new Date(Date.now() + 3_600_000).toISOString() } }),
@@ -75,13 +76,15 @@ async function refreshToken(client: ClientKey, dpop: DpopKey): Promise<string> {
   const reply = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: { ...FORM, DPoP: await dpop.proof('POST', `${issuer}/token`) },
-    body: form({ ...(await clientAssertion(client, issuer)), grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9000/cb', code_verifier: verifier }),
+    body: form({ ...(await clientAssertion(client, issuer)), grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }),
   });
   if (reply.status !== 200) throw new Error(`token answered ${reply.status}: ${await reply.text()}`);
   return ((await reply.json()) as { refresh_token: string }).refresh_token;
 }
 
-async function measure(label: string, worker: (index: number) => Promise<() => Promise<void>>): Promise<void> {
+const percentile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+
+async function measure(label: string, worker: (index: number) => Promise<() => Promise<void>>, unit = 'requests'): Promise<void> {
   const requests = await Promise.all(Array.from({ length: concurrency }, (_, index) => worker(index)));
   const latencies: number[] = [];
   let failures = 0;
@@ -102,15 +105,36 @@ async function measure(label: string, worker: (index: number) => Promise<() => P
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-  console.log(`${label}: ${Math.round(latencies.length / elapsed).toLocaleString('en')} requests/s, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (${latencies.length} ok, ${failures} failed, ${concurrency} clients, ${elapsed.toFixed(1)} s)`);
+  const at = (q: number) => percentile(latencies, q);
+  console.log(`${label}: ${Math.round(latencies.length / elapsed).toLocaleString('en')} ${unit}/s, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (${latencies.length} ok, ${failures} failed, ${concurrency} clients, ${elapsed.toFixed(1)} s)`);
+}
+
+/** Latencies of one step inside a measured operation, printed after it. */
+class Step {
+  private readonly latencies: number[] = [];
+  constructor(readonly label: string) {}
+
+  async time<T>(step: () => Promise<T>): Promise<T> {
+    const begin = process.hrtime.bigint();
+    const result = await step();
+    this.latencies.push(Number(process.hrtime.bigint() - begin) / 1e6);
+    return result;
+  }
+
+  toString(): string {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return `${this.label} p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms`;
+  }
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-issuer-'));
 const child = await startIssuer(dataDir);
 try {
   const client = await demoClient('demo-agent');
-  console.log(`issuer benchmark, node ${process.version}, ${concurrency} concurrent clients, ${seconds} s per phase, embedded store`);
+  console.log(
+    `issuer benchmark, node ${process.version}, ${concurrency} concurrent clients, ${seconds} s per phase, embedded store; ` +
+      `${cpus().length} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} at the start`,
+  );
   await measure('POST /par', async () => async () => void (await par(client)));
   await measure('refresh_token with DPoP', async () => {
     const dpop = await DpopKey.generate();
@@ -125,6 +149,24 @@ try {
       refresh = ((await reply.json()) as { refresh_token: string }).refresh_token;
     };
   });
+  // Spec 4.1, DESIGN 2.4: each client holds its own delegable root; one creation = PAR by the parent's
+  // holder (parent_token + DPoP proof with ath) + redemption by the child actor with its own key.
+  const subagent = await demoClient('demo-subagent');
+  const creation = new Step('PAR creation');
+  const redemption = new Step('redemption');
+  await measure(
+    'child creation (PAR + redemption)',
+    async () => {
+      const parent = await obtainRootMission(issuer, client, ROOT_DETAILS);
+      const childKey = await DpopKey.generate();
+      return async () => {
+        const requestUri = await creation.time(() => requestChild(issuer, parent, 'demo-subagent', LEAF_DETAILS));
+        await redemption.time(() => redeemChild(issuer, subagent, childKey, requestUri));
+      };
+    },
+    'creations',
+  );
+  console.log(`  of which ${creation}; ${redemption}`);
   const metrics = await (await fetch(`${issuer}/metrics`)).text();
   const rss = /^process_resident_memory_bytes(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
   console.log(`issuer resident memory after the run: ${rss ? Math.round(Number(rss) / 2 ** 20) : '?'} MiB`);
@@ -132,4 +174,14 @@ try {
   child.kill('SIGTERM');
   await new Promise((done) => child.on('exit', done));
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (trees.length > 0) {
+  const cascadeDir = mkdtempSync(join(tmpdir(), 'bench-issuer-cascade-'));
+  try {
+    const profileDir = process.env['BENCH_PROFILE_DIR'];
+    await cascadeBench({ repositoryRoot: root, dataDir: cascadeDir, port: port + 1, concurrency, trees, ...(profileDir ? { profileDir: resolve(profileDir) } : {}) });
+  } finally {
+    rmSync(cascadeDir, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,417 @@
+/**
+ * Revocation of a large Child Mission tree (spec 3.2 immediate cascade, DESIGN 2.4), measured on an
+ * issuer started in this process on the embedded store, so the bench can seed the tree directly into
+ * its store and watch the `MissionCascaded` events land:
+ *
+ *   root (HTTP) → C children → 99 grandchildren each.
+ *
+ * Two children and their grandchildren (200 descendants) are created over HTTP and hold real
+ * refresh tokens; the rest are seeded with the events the service writes for a creation and a
+ * redemption (ChildMissionAttached on the parent, MissionCreated, ChildGrantIssued, ChildGrantRedeemed).
+ * Then `POST /missions/lifecycle operation=revoke` on the root, and:
+ *   (a) the 200 refreshes, signed beforehand and sent as soon as the revoke answered, must all be
+ *       refused — by the lineage check at derivation, without waiting for the cascade;
+ *   (b) every descendant's stream must record `MissionCascaded` (the `mission_cascade` process manager).
+ * Times are the store's commit times (`RecordedEvent.created`) and this process's wall clock.
+ */
+import 'reflect-metadata';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { EventStore, RecordedEvent } from '@mission/event-store';
+import { aggregateStream, decideAndAppend, handleCommand, type AggregateState, type CommandContext } from '@mission/es-kit';
+import {
+  activeChildCount, authorityHash, delegationIdFromBytes, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
+  missionDecider, missionExists, missionIdFromBytes, missionStreamName, parseAuthorizationDetails,
+  type Actor, type AuthoritySet, type ChildEvidence, type MissionEvent, type MissionState,
+} from '@mission/issuer-domain';
+import { clientAssertion, DpopKey, type ClientKey } from '@mission/mission-client';
+import { bootstrapService, EVENT_STORE, type RunningService, type ServiceDefinition } from '@mission/platform';
+import {
+  CHILD_DETAILS, demoClient, FORM, form, LEAF_DETAILS, obtainRootMission, redeemChild, refreshRequest, requestChild, ROOT_DETAILS, type MissionHolder,
+} from './flows.js';
+
+/** Children created over HTTP per tree; each gets GRANDCHILDREN_PER_CHILD grandchildren over HTTP. */
+const REAL_CHILDREN = 2;
+const GRANDCHILDREN_PER_CHILD = 99;
+/** Creations in flight per parent while building the HTTP part (they serialize on the parent's stream). */
+const CREATIONS_PER_PARENT = 4;
+/** Seeded children whose grandchildren are written at once. */
+const SEED_PARALLELISM = 8;
+/** Process managers that follow the `mission` category; the tree is measured once they have caught up. */
+const MISSION_PROCESS_MANAGERS = ['mission_cascade', 'child_slot_release', 'child_grant_lapse', 'mission_expiry'];
+const CASCADE_TIMEOUT_MS = 300_000;
+const CHILD_ACTOR = 'demo-subagent';
+const ALL_CHECKS = ['parent_match', 'parent_active', 'delegation_permitted', 'child_actor', 'strict_subset', 'fanout', 'policy', 'commit'];
+
+export interface CascadeBenchOptions {
+  readonly repositoryRoot: string;
+  readonly dataDir: string;
+  readonly port: number;
+  /** Refreshes in flight at once for (a). */
+  readonly concurrency: number;
+  /** When set, a V8 CPU profile of each revoke-to-cascaded window is written into this directory. */
+  readonly profileDir?: string;
+  /** Children of the root per tree; every child has 99 grandchildren (10 → 1,000 descendants, 100 → 10,000). */
+  readonly trees: readonly number[];
+}
+
+export async function cascadeBench(options: CascadeBenchOptions): Promise<void> {
+  const issuer = `http://127.0.0.1:${options.port}`;
+  // Not part of the bench's own build (apps are not importable from tools): the built issuer, loaded by path.
+  const { issuerService } = (await import(pathToFileURL(join(options.repositoryRoot, 'apps/issuer/dist/issuer-service.js')).href)) as {
+    issuerService: ServiceDefinition<unknown>;
+  };
+  const service = await bootstrapService(issuerService, {
+    env: { PORT: String(options.port), BASE_URL: issuer, DATA_DIR: options.dataDir, CONFIG_FILE: join(options.repositoryRoot, 'config/issuer.json'), LOG_LEVEL: 'warn' },
+    logDestination: { write: (line: string) => void process.stderr.write(line) },
+  });
+  try {
+    const bench = new TreeBench(service, issuer, await demoClient(options.repositoryRoot, 'demo-agent'), await demoClient(options.repositoryRoot, CHILD_ACTOR), options.concurrency, options.profileDir);
+    console.log(
+      `revoking a root with its Child Mission tree (issuer in this process, embedded store; ${REAL_CHILDREN} children + their ` +
+        `${REAL_CHILDREN * GRANDCHILDREN_PER_CHILD} grandchildren created over HTTP with refresh tokens, the rest SEEDED directly into the store)`,
+    );
+    for (const children of options.trees) await bench.run(children);
+    console.log(`bench + issuer resident memory after the cascades: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
+  } finally {
+    await service.stop('benchmark finished');
+  }
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+interface Tree {
+  readonly httpMs: number;
+  readonly seedMs: number;
+  readonly root: MissionHolder;
+  /** Every descendant with its depth (1 child, 2 grandchild). */
+  readonly descendants: ReadonlyMap<string, number>;
+  /** The descendants created over HTTP, with their tokens. */
+  readonly real: readonly MissionHolder[];
+}
+
+class TreeBench {
+  private readonly store: EventStore;
+  private readonly childSet: AuthoritySet = parseAuthorizationDetails(CHILD_DETAILS);
+  private readonly leafSet: AuthoritySet = parseAuthorizationDetails(LEAF_DETAILS);
+  private seededKey: DpopKey | undefined;
+
+  constructor(
+    service: RunningService,
+    private readonly issuer: string,
+    private readonly agent: ClientKey,
+    private readonly subagent: ClientKey,
+    private readonly concurrency: number,
+    private readonly profileDir: string | undefined,
+  ) {
+    this.store = service.app.get(EVENT_STORE);
+  }
+
+  async run(childCount: number): Promise<void> {
+    const total = childCount * (1 + GRANDCHILDREN_PER_CHILD);
+    const label = `${total.toLocaleString('en')} descendants`;
+    const tree = await this.build(childCount);
+    const started = Date.now();
+    await this.settle();
+    const seeded = tree.descendants.size - tree.real.length;
+    console.log(
+      `${label}: tree built: ${tree.real.length} over HTTP in ${seconds(tree.httpMs)} s, ${seeded.toLocaleString('en')} SEEDED into the store in ${seconds(tree.seedMs)} s ` +
+        `(${Math.round(seeded / (tree.seedMs / 1000)).toLocaleString('en')}/s); background work caught up ${seconds(Date.now() - started)} s later`,
+    );
+    if (tree.descendants.size !== total) throw new Error(`expected ${total} descendants, built ${tree.descendants.size}`);
+
+    // Baseline: the same 200 refreshes, accepted, with the tree active (this also rotates their tokens).
+    const baseline = await this.refreshAll(await Promise.all(tree.real.map((holder) => refreshRequest(this.issuer, holder))), { probe: true, holders: tree.real });
+
+    const head = await this.store.headPosition();
+    const cascaded = this.watchCascade(tree, head === undefined ? {} : { after: head });
+    // Signed beforehand, so the refusal times are the issuer's, not this process's signing.
+    const refreshes = await Promise.all(tree.real.map((holder) => refreshRequest(this.issuer, holder)));
+
+    const profiler = this.profileDir === undefined ? undefined : new Session();
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    // The issuer runs in this process: the event loop's delay is the delay every request and the cascade itself see.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const revokeSent = Date.now();
+    const revoked = await fetch(`${this.issuer}/missions/lifecycle`, {
+      method: 'POST',
+      headers: FORM,
+      body: form({ ...(await clientAssertion(this.agent, this.issuer)), mission_id: tree.root.missionId, operation: 'revoke', reason: 'benchmark: revoke the tree' }),
+    });
+    const revokeAnswered = Date.now();
+    if (revoked.status !== 200) throw new Error(`revoke answered ${revoked.status}: ${await revoked.text()}`);
+    const refused = await this.refreshAll(refreshes, { probe: true });
+    const result = await cascaded;
+    loopDelay.disable();
+    const commit = result.revokedAt;
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      const file = join(this.profileDir!, `cascade-${total}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`${label}: CPU profile of the revoke-to-cascaded window written to ${file}`);
+    }
+
+    console.log(
+      `${label}: revoke answered in ${revokeAnswered - revokeSent} ms (committed ${commit - revokeSent} ms after it was sent, ${result.rootOpenChildren} open children recorded on MissionRevoked)`,
+    );
+    const times = refused.map((r) => r.at - commit);
+    const outcomes = new Map<string, number>();
+    for (const r of refused) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+    const beforeOwnCascade = tree.real.filter((holder, i) => refused[i]!.at < (result.cascadedAt.get(holder.missionId) ?? Infinity)).length;
+    console.log(
+      `${label}: (a) refreshes of the ${refused.length} HTTP-created descendants, sent as soon as the revoke answered (one grandchild alone, then ${this.concurrency} at a time): ` +
+        `first refused ${times[0]} ms, all refused ${Math.max(...times)} ms after the commit; ${beforeOwnCascade} of ${refused.length} refused before their own MissionCascaded was committed; ` +
+        `${[...outcomes].map(([o, n]) => `${n} × ${o}`).join('; ')}`,
+    );
+    const baselineTimes = baseline.map((answer) => answer.at - answer.sentAt);
+    console.log(
+      `${label}:     the same refreshes just before the revoke: ${baseline.filter((answer) => answer.status === 200).length} of ${baseline.length} accepted, ` +
+        `first answered ${baselineTimes[0]} ms, all ${Math.max(...baselineTimes)} ms after sending`,
+    );
+    const ms = (ns: number) => (ns / 1e6).toFixed(0);
+    console.log(
+      `${label}:     event-loop delay of the issuer process from the revoke until all were cascaded: ` +
+        `p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
+    );
+    if (result.missing > 0) {
+      console.log(`${label}: (b) NOT COMPLETE: ${result.missing.toLocaleString('en')} descendants not cascaded ${CASCADE_TIMEOUT_MS / 1000} s after the commit`);
+      return;
+    }
+    const all = result.lastCascadedAt - commit;
+    console.log(
+      `${label}: (b) all ${total.toLocaleString('en')} recorded cascaded ${all.toLocaleString('en')} ms after the commit ` +
+        `(children by ${result.lastAtDepth.get(1)! - commit} ms, grandchildren from ${result.firstAtDepth.get(2)! - commit} to ${result.lastAtDepth.get(2)! - commit} ms): ` +
+        `${Math.round(total / (all / 1000)).toLocaleString('en')} descendants/s`,
+    );
+  }
+
+  /**
+   * Sends prepared refreshes: with `probe`, the first one alone (its latency is not queued behind the
+   * others), then the rest `concurrency` at a time; answers in the order given. With `holders`, an
+   * accepted refresh's new refresh token replaces the old one (rotation).
+   */
+  private async refreshAll(requests: readonly RequestInit[], options: { probe?: boolean; holders?: readonly MissionHolder[] } = {}): Promise<RefreshAnswer[]> {
+    const answers: RefreshAnswer[] = new Array<RefreshAnswer>(requests.length);
+    const sentAt = Date.now();
+    let next = 0;
+    const send = async (index: number): Promise<void> => {
+      const reply = await fetch(`${this.issuer}/token`, requests[index]!);
+      const at = Date.now();
+      const body = (await reply.json()) as { error?: string; error_description?: string; refresh_token?: string };
+      if (reply.status === 200 && options.holders && body.refresh_token) options.holders[index]!.refreshToken = body.refresh_token;
+      answers[index] = { sentAt, at, status: reply.status, outcome: reply.status === 200 ? '200 ACCEPTED' : `${reply.status} ${body.error}: ${body.error_description}` };
+    };
+    if (options.probe && requests.length > 0) await send(next++);
+    await Promise.all(
+      Array.from({ length: Math.min(this.concurrency, requests.length) }, async () => {
+        while (next < requests.length) await send(next++);
+      }),
+    );
+    return answers;
+  }
+
+  /** Root over HTTP; REAL_CHILDREN children and their grandchildren over HTTP; the rest seeded. */
+  private async build(childCount: number): Promise<Tree> {
+    const httpStarted = Date.now();
+    const root = await obtainRootMission(this.issuer, this.agent, ROOT_DETAILS);
+    const descendants = new Map<string, number>();
+    const real: MissionHolder[] = [];
+    const realChildren = await this.createOverHttp(root, Math.min(REAL_CHILDREN, childCount), CHILD_DETAILS);
+    for (const child of realChildren) descendants.set(child.missionId, 1);
+    await Promise.all(
+      realChildren.map(async (child) => {
+        for (const grandchild of await this.createOverHttp(child, GRANDCHILDREN_PER_CHILD, LEAF_DETAILS)) {
+          descendants.set(grandchild.missionId, 2);
+          real.push(grandchild);
+        }
+      }),
+    );
+    real.push(...realChildren); // grandchildren first: (a) probes with one of them
+    const httpMs = Date.now() - httpStarted;
+    const seedStarted = Date.now();
+    const seededChildren = await this.seed(root.missionId, this.agent.clientId, childCount - realChildren.length, this.childSet, 1);
+    for (const id of seededChildren) descendants.set(id, 1);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: SEED_PARALLELISM }, async () => {
+        while (next < seededChildren.length) {
+          const parentId = seededChildren[next++]!;
+          for (const id of await this.seed(parentId, CHILD_ACTOR, GRANDCHILDREN_PER_CHILD, this.leafSet, 2)) descendants.set(id, 2);
+        }
+      }),
+    );
+    return { httpMs, seedMs: Date.now() - seedStarted, root, descendants, real };
+  }
+
+  private async createOverHttp(parent: MissionHolder, count: number, details: unknown): Promise<MissionHolder[]> {
+    const created: MissionHolder[] = [];
+    await Promise.all(
+      Array.from({ length: Math.min(CREATIONS_PER_PARENT, count) }, async () => {
+        while (created.length < count) {
+          const slot = created.length;
+          created.length = slot + 1; // reserve the slot before awaiting
+          const requestUri = await requestChild(this.issuer, parent, CHILD_ACTOR, details);
+          created[slot] = await redeemChild(this.issuer, this.subagent, await DpopKey.generate(), requestUri);
+        }
+      }),
+    );
+    return created;
+  }
+
+  /**
+   * Writes `count` children of `parentId` as ChildCreations.create and the child redemption do
+   * (apps/issuer/src/child-creation/child-creation.service.ts, authorization/token.service.ts):
+   * attachChild on the parent's stream at the revision read, create on the child's stream, then its
+   * creation grant issued and redeemed — so no grant lapses and no slot is released behind the bench.
+   */
+  private async seed(parentId: string, requestedBy: string, count: number, authoritySet: AuthoritySet, depth: number): Promise<string[]> {
+    this.seededKey ??= await DpopKey.generate();
+    const parentStream = missionStreamName(parentId);
+    let parent = await aggregateStream(this.store, parentStream, missionDecider);
+    const ids: string[] = [];
+    const childHash = authorityHash(this.issuer, authoritySet);
+    for (let i = 0; i < count; i++) {
+      const state = parent.state;
+      if (!missionExists(state)) throw new Error(`parent ${parentId} does not exist`);
+      const now = new Date();
+      const childId = missionIdFromBytes(randomBytes(16));
+      const evidenceId = delegationIdFromBytes(randomBytes(16));
+      const grantId = grantIdFromBytes(randomBytes(16));
+      const grantHash = grantTokenHash(grantTokenFromBytes(grantId, randomBytes(32)));
+      const grantExpiresAt = new Date(now.getTime() + 300_000);
+      const expiresAt = state.expiresAt.toISOString();
+      const actor: Actor = { id: requestedBy, role: 'client' };
+      const context: CommandContext = { correlationId: randomUUID(), causationId: `par:child:${evidenceId}`, actor, now };
+      const evidence: ChildEvidence = {
+        evidence_id: evidenceId,
+        parent: { id: parentId, issuer: this.issuer, authority_hash: state.authorityHash },
+        child: { id: childId, issuer: this.issuer, authority_hash: childHash },
+        child_actor: { sub: CHILD_ACTOR },
+        requested_by: requestedBy,
+        attenuation: {
+          result: 'strict_subset', checks: ALL_CHECKS, requested_authority: authoritySet, requested_expires_at: expiresAt,
+          approved_authority: authoritySet, justified_by: [0], approved_expires_at: expiresAt,
+        },
+        fanout: [{ parent_entry: 0, active_children: activeChildCount(state, 0) + 1 }],
+        cascade_mode: 'immediate',
+        decision: 'created',
+        approval_basis: 'policy:parent_authority',
+        created_at: now.toISOString(),
+      };
+      await decideAndAppend(this.store, parentStream, missionDecider, parent, {
+        type: 'attachChild', childMissionId: childId, childClientId: CHILD_ACTOR, parentEntryIndexes: [0], actor, now, grantId, grantExpiresAt, cascadeMode: 'immediate', evidence,
+      }, context, { hashChain: true });
+      parent = await this.catchUp(parentStream, parent);
+      await handleCommand(this.store, missionStreamName(childId), missionDecider, {
+        type: 'create', missionId: childId, issuer: this.issuer, clientId: CHILD_ACTOR, authoritySet, authorityHash: childHash,
+        intent: { goal: 'benchmark child', resources: ['https://erp.example.com'], expires_at: expiresAt }, expiresAt: state.expiresAt,
+        approvedBy: { id: 'policy:parent_authority', role: 'policy' }, now,
+        parent: { id: parentId, issuer: this.issuer, authority_hash: state.authorityHash, depth, delegation_id: evidenceId, cascade_mode: 'immediate', created_at: now.toISOString() },
+      }, context, { hashChain: true });
+      await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
+        type: 'issueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, expiresAt: grantExpiresAt, now,
+      }, context);
+      await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
+        type: 'redeemChildGrant', grantHash, clientId: CHILD_ACTOR, dpopJkt: this.seededKey.jkt, refreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, randomBytes(32))), now,
+      }, { correlationId: randomUUID(), causationId: `token:${grantId}`, actor: { id: CHILD_ACTOR, role: 'client' }, now });
+      ids.push(childId);
+    }
+    return ids;
+  }
+
+  /** The parent's state after our own append: read on from the revision we had (the hash chain needs the last event). */
+  private async catchUp(stream: string, current: AggregateState<MissionState>): Promise<AggregateState<MissionState>> {
+    let { state, revision, lastEvent } = current;
+    for await (const recorded of this.store.readStream(stream, { fromRevision: revision === 'no_stream' ? 'start' : revision + 1n })) {
+      state = missionDecider.evolve(state, recorded as unknown as MissionEvent);
+      revision = recorded.revision;
+      lastEvent = recorded;
+    }
+    return { state, revision, ...(lastEvent ? { lastEvent } : {}) };
+  }
+
+  /**
+   * Until the process managers following `mission` have checkpointed past the newest mission event
+   * (a name that has no checkpoint is skipped, in case one was renamed) and nothing was appended for a second.
+   */
+  private async settle(): Promise<void> {
+    const deadline = Date.now() + 300_000;
+    let lastHead: bigint | undefined;
+    let quietSince = Date.now();
+    // Once: a category-filtered head is a scan of the category on the embedded store.
+    const missionHead = await this.store.headPosition({ streamCategories: ['mission'] });
+    for (;;) {
+      const head = (await this.store.headPosition())?.commit;
+      if (head !== lastHead) quietSince = Date.now();
+      lastHead = head;
+      const checkpoints = await Promise.all(MISSION_PROCESS_MANAGERS.map((name) => this.store.checkpoints.load(`pm_${name}_triggers`)));
+      const caughtUp = missionHead === undefined || checkpoints.every((checkpoint) => checkpoint === undefined || checkpoint.commit >= missionHead.commit);
+      if (caughtUp && Date.now() - quietSince >= 1000) return;
+      if (Date.now() > deadline) throw new Error('the process managers did not catch up with the tree within 300 s');
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+
+  /** Follows the store from `after` until every descendant has its MissionCascaded (or the timeout). */
+  private async watchCascade(tree: Tree, after: { after?: RecordedEvent['position'] }): Promise<CascadeResult> {
+    const subscription = this.store.subscribeToAll({ ...after, filter: { streamCategories: ['mission'] } });
+    const pending = new Set(tree.descendants.keys());
+    const cascadedAt = new Map<string, number>();
+    const firstAtDepth = new Map<number, number>();
+    const lastAtDepth = new Map<number, number>();
+    let revokedAt: number | undefined;
+    let rootOpenChildren = 0;
+    let lastCascadedAt = 0;
+    const timer = setTimeout(() => void subscription.close(), CASCADE_TIMEOUT_MS);
+    try {
+      for await (const event of subscription) {
+        const missionId = String(event.data['mission_id']);
+        const at = event.created.getTime();
+        if (event.type === 'MissionRevoked' && missionId === tree.root.missionId) {
+          revokedAt = at;
+          rootOpenChildren = Number(event.data['open_children'] ?? 0);
+        }
+        if (event.type !== 'MissionCascaded' || !pending.delete(missionId)) continue;
+        const depth = tree.descendants.get(missionId)!;
+        cascadedAt.set(missionId, at);
+        if (!firstAtDepth.has(depth)) firstAtDepth.set(depth, at);
+        lastAtDepth.set(depth, Math.max(lastAtDepth.get(depth) ?? 0, at));
+        lastCascadedAt = Math.max(lastCascadedAt, at);
+        if (pending.size === 0) break;
+      }
+    } finally {
+      clearTimeout(timer);
+      await subscription.close();
+    }
+    if (revokedAt === undefined) throw new Error('MissionRevoked of the root was not seen');
+    return { revokedAt, rootOpenChildren, cascadedAt, firstAtDepth, lastAtDepth, lastCascadedAt, missing: pending.size };
+  }
+}
+
+interface RefreshAnswer {
+  readonly sentAt: number;
+  readonly at: number;
+  readonly status: number;
+  readonly outcome: string;
+}
+
+interface CascadeResult {
+  /** Commit time of the root's MissionRevoked (store clock, ms). */
+  readonly revokedAt: number;
+  readonly rootOpenChildren: number;
+  readonly cascadedAt: ReadonlyMap<string, number>;
+  readonly firstAtDepth: ReadonlyMap<number, number>;
+  readonly lastAtDepth: ReadonlyMap<number, number>;
+  readonly lastCascadedAt: number;
+  readonly missing: number;
+}
