@@ -29,7 +29,7 @@ describe('TokenBuckets (spec 8 abuse control: limits per minute, in memory)', ()
     expect(buckets.take('b', 0).allowed).toBe(true);
   });
 
-  it('bounded: beyond maxKeys, full buckets go first and then the least recently used', () => {
+  it('spec 8 (in memory, bounded): beyond maxKeys, full buckets go first and then the least recently used', () => {
     const buckets = new TokenBuckets({ perMinute: 1, maxKeys: 10 });
     for (let i = 0; i < 10; i++) buckets.take(`k${i}`, 0);
     buckets.take('busy', 0);
@@ -37,7 +37,7 @@ describe('TokenBuckets (spec 8 abuse control: limits per minute, in memory)', ()
     expect(buckets.take('busy', 0).allowed).toBe(false);
   });
 
-  it('a clock stepping backwards neither refills nor breaks a bucket', () => {
+  it('spec 8: a clock stepping backwards neither refills nor breaks a bucket', () => {
     const buckets = new TokenBuckets({ perMinute: 1 });
     buckets.take('k', 60_000);
     expect(buckets.take('k', 0).allowed).toBe(false);

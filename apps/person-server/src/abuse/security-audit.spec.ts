@@ -163,7 +163,7 @@ describe('SecurityAudit (spec 5.9, 6: rejected requests and probes go to a secur
     expect(await readAll(store)).toHaveLength(2);
   });
 
-  it('appends never block or fail the request path: a failing store is logged, record returns at once', async () => {
+  it('spec 5.9: appends never block or fail the request path: a failing store is logged, record returns at once', async () => {
     let release!: () => void;
     const failing = {
       appendToStream: () =>
@@ -178,7 +178,7 @@ describe('SecurityAudit (spec 5.9, 6: rejected requests and probes go to a secur
     expect(lines).toEqual([{ level: 'error', message: 'security audit: event could not be appended' }]);
   });
 
-  it('appends in flight are capped; excess events are dropped with a warning', async () => {
+  it('spec 5.9: appends in flight are capped; excess events are dropped with a warning', async () => {
     const hanging = { appendToStream: () => new Promise(() => undefined) } as unknown as EventStore;
     const audit = new SecurityAudit(hanging, key, clock, recordingLogger(lines), { maxPendingAppends: 2 });
     for (let i = 0; i < 3; i++) audit.record({ kind: 'signature_failed', reason: 'invalid_signature', source: `192.0.2.${i}` });

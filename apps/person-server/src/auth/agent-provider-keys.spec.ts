@@ -104,7 +104,7 @@ describe('AgentProviderKeys (DESIGN 5: an agent provider may give jwks_uri or be
     await expect(keys.providerFor(provider.origin, 'k1')).rejects.toBeInstanceOf(AgentProviderUnavailableError);
   });
 
-  it('key rotation: an unknown kid refreshes the keys once; within the refresh interval it does not fetch again', async () => {
+  it('DESIGN 5 (jwks_uri): an unknown kid refreshes the keys once; within the refresh interval it does not fetch again', async () => {
     let now = 0;
     provider.handler = json({ keys: [publicKey(providerKey1, 'k1')] });
     const keys = new AgentProviderKeys([{ issuer: provider.origin, jwks_uri: `${provider.origin}/jwks` }], { nowMs: () => now, unknownKidRefreshIntervalMs: 1_000 });
@@ -121,7 +121,7 @@ describe('AgentProviderKeys (DESIGN 5: an agent provider may give jwks_uri or be
     expect(provider.hitsOf('/jwks')).toBe(2);
   });
 
-  it('cached keys expire after maxAgeMs and are fetched again; a failed refresh keeps the earlier keys', async () => {
+  it('DESIGN 5 (jwks_uri): cached keys expire after maxAgeMs and are fetched again; a failed refresh keeps the earlier keys', async () => {
     let now = 0;
     const stale: string[] = [];
     provider.handler = json({ keys: [publicKey(providerKey1, 'k1')] });
@@ -138,7 +138,7 @@ describe('AgentProviderKeys (DESIGN 5: an agent provider may give jwks_uri or be
     expect(stale).toEqual([provider.origin]);
   });
 
-  it('a provider that does not answer within the timeout is unavailable', async () => {
+  it('DESIGN 5 (jwks_uri): a provider that does not answer within the timeout is unavailable', async () => {
     provider.handler = () => undefined; // never answers
     const keys = new AgentProviderKeys([{ issuer: provider.origin, jwks_uri: `${provider.origin}/jwks` }], { fetchTimeoutMs: 200 });
     const started = Date.now();
@@ -146,7 +146,7 @@ describe('AgentProviderKeys (DESIGN 5: an agent provider may give jwks_uri or be
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('oversized, non-JSON, redirected or keyless documents are refused', async () => {
+  it('DESIGN 5 (jwks_uri): oversized, non-JSON, redirected or keyless documents are refused', async () => {
     const keysFor = (): AgentProviderKeys => new AgentProviderKeys([{ issuer: provider.origin, jwks_uri: `${provider.origin}/jwks` }], { maxDocumentBytes: 1_000 });
     provider.handler = json({ keys: [], padding: 'x'.repeat(2_000) });
     await expect(keysFor().providerFor(provider.origin, 'k1')).rejects.toBeInstanceOf(AgentProviderUnavailableError);
@@ -158,7 +158,7 @@ describe('AgentProviderKeys (DESIGN 5: an agent provider may give jwks_uri or be
     await expect(keysFor().providerFor(provider.origin, 'k1')).rejects.toBeInstanceOf(AgentProviderUnavailableError);
   });
 
-  it('only public signing keys with a kid are kept from a fetched JWKS', async () => {
+  it('DESIGN 3.1 (ES256/Ed25519 keys with kid): only public signing keys with a kid are kept from a fetched JWKS', async () => {
     provider.handler = json({
       keys: [
         publicKey(providerKey1, 'k1'),

@@ -46,7 +46,7 @@ describe('signatureIdentity (DESIGN 3.2: the signature value, robust to ECDSA ma
     expect(signatureIdentity('ecdsa-p256-sha256', ecdsaSignature(r, s))).toBe(signatureIdentity('ecdsa-p256-sha256', ecdsaSignature(r, P256_ORDER - s)));
   });
 
-  it('distinct signature values have distinct identities, also across algorithms', () => {
+  it('DESIGN 3.2: distinct signature values have distinct identities, also across algorithms', () => {
     const bytes = new Uint8Array(64).fill(7);
     const other = new Uint8Array(64).fill(8);
     expect(signatureIdentity('ed25519', bytes)).not.toBe(signatureIdentity('ed25519', other));

@@ -72,7 +72,7 @@ describe('SignedRequestGuard (spec 5, 8; DESIGN 3.2): source limit → signature
     ]);
   });
 
-  it('a route without the guard has no caller', () => {
+  it('spec 5.2: a route without the guard has no caller', () => {
     expect(() => authenticatedCallerOf({})).toThrow('SignedRequestGuard');
   });
 });
