@@ -1,0 +1,397 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
+import { WrongExpectedRevisionError, type EventStore, type JsonObject } from '@mission/event-store';
+import { EVENT_STORE, SERVICE_CONFIG, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
+import {
+  blobStreamName,
+  checkTerminationRequestSyntax,
+  effectiveState,
+  encodeMissionBlob,
+  futureInstant,
+  idempotencyDecider,
+  idempotencyStreamName,
+  idempotentReplay,
+  InvalidCommandError,
+  isMissionS256,
+  isPendingId,
+  managementRole,
+  missionApprovalCommand,
+  missionBlobBytes,
+  missionDecider,
+  missionExists,
+  MissionNotFoundError,
+  missionS256,
+  missionStatusRepresentation,
+  missionStreamName,
+  parseMissionProposal,
+  pendingIdFromBytes,
+  proposalBlobFields,
+  proposalDecider,
+  proposalStreamName,
+  proposalViewForAgent,
+  requestContentDigest,
+  terminateRequestContent,
+  terminationResult,
+  type ApprovedProposal,
+  type IdempotencyCaller,
+  type JsonObject as DomainJsonObject,
+  type ManagementCaller,
+  type MissionState,
+  type MissionStatusRepresentation,
+  type TerminateRequestBody,
+} from '@mission/ps-domain';
+import { SecurityAudit } from '../abuse/security-audit.js';
+import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import type { PersonServerConfig } from '../config/person-server-config.js';
+import { CLOCK, type Clock } from '../http/clock.js';
+import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
+import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
+
+/** DESIGN 1: the one event of `psblob-<s256>`: the exact blob bytes, base64url (never in the mission log). */
+export const MISSION_BLOB_STORED = 'MissionBlobStored';
+
+/** Lifecycle streams (`psmission-…`) carry the hash chain; concurrent terminates may need many attempts. */
+const MISSION_STREAM_OPTIONS = { hashChain: true, maxAttempts: 50 } as const;
+
+/** What the request-level code passes along for the security audit. */
+export interface RequestFacts {
+  readonly source?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly requestId?: string;
+}
+
+export type PollResult = { readonly status: 'pending' } | { readonly status: 'approved'; readonly s256: string; readonly mission: string } | { readonly status: 'declined' };
+
+/** Spec 2.7 node. */
+export interface TreeNode {
+  readonly agent: string;
+  readonly relationship: 'root' | 'sub_agent' | 'call_chain';
+  readonly parent_agent?: string;
+  readonly tokens?: readonly { readonly iss: string; readonly jti: string }[];
+}
+
+/** Spec 5.3: the role-bearing view of an authenticated caller that the ps-domain rules read. */
+export function managementCaller(caller: AuthenticatedCaller): ManagementCaller {
+  if (caller.kind === 'agent') return { role: 'agent', id: caller.agent };
+  if (caller.role === 'person') return { role: 'person', id: caller.id, tenant: caller.tenant, ownedAgents: caller.agents };
+  return { role: 'admin', id: caller.id, tenant: caller.tenant };
+}
+
+function callerRole(caller: AuthenticatedCaller): 'agent' | 'person' | 'admin' {
+  return caller.kind === 'agent' ? 'agent' : caller.role;
+}
+
+/** Spec 4.2 rule 2 / 5.6: `request_id` is bound to the authenticated caller (its {@link callerKey}). */
+function idempotencyCaller(caller: AuthenticatedCaller): IdempotencyCaller {
+  return { id: callerKey(caller), role: callerRole(caller) };
+}
+
+/**
+ * The Person Server's mission endpoint (DESIGN 3.1, spec 4): proposals and their approval, and the
+ * management operations `status`, `terminate`, `delegation_tree`. Every decision is a ps-domain
+ * decider over a stream read with its revision (DESIGN 1); this class only reads, appends and maps.
+ *
+ * Approval commit order (crash safety, as the issuer's decision 0008): see README.md in this folder —
+ * `ProposalApproved` on `psproposal-<id>` is the single commit point; `psblob-<s256>` and then
+ * `MissionApproved` on `psmission-<s256>` follow idempotently, and are completed by a retry, by the
+ * approval response and by every poll that finds the proposal approved.
+ */
+@Injectable()
+export class MissionManagement {
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SERVICE_CONFIG) private readonly config: PersonServerConfig,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly audit: SecurityAudit,
+    private readonly cursors: TreeCursors,
+  ) {}
+
+  /** The PS issuer identifier: the `approver` of every blob it approves (spec 2.1). */
+  get approver(): string {
+    return this.settings.baseUrl;
+  }
+
+  private context(caller: AuthenticatedCaller | undefined, now: Date, causation: string): CommandContext {
+    const actor = caller === undefined ? { id: 'ps', role: 'system' } : { id: caller.kind === 'agent' ? caller.agent : caller.id, role: callerRole(caller) };
+    return { correlationId: randomUUID(), causationId: causation, actor, now };
+  }
+
+  // ── Proposals (DESIGN 3.1) ─────────────────────────────────────────────────────────────────────
+
+  /** `POST /mission` without `operation`: records ProposalSubmitted; returns the pending id. */
+  async propose(caller: AuthenticatedCaller, body: unknown): Promise<string> {
+    if (caller.kind !== 'agent') throw new AgentRequiredError();
+    const now = this.clock.now();
+    const proposal = parseMissionProposal(body, now);
+    const pendingId = pendingIdFromBytes(new Uint8Array(randomBytes(16)));
+    await handleCommand(
+      this.store,
+      proposalStreamName(pendingId),
+      proposalDecider,
+      { type: 'submit', pendingId, agent: caller.agent, agentJkt: caller.agentJkt, proposal, now },
+      this.context(caller, now, `proposal:${pendingId}`),
+    );
+    return pendingId;
+  }
+
+  /** `GET /mission/pending/{id}`: only the proposing agent sees it; everyone else gets the unknown-id 404. */
+  async poll(caller: AuthenticatedCaller, pendingId: string): Promise<PollResult> {
+    if (caller.kind !== 'agent' || !isPendingId(pendingId)) throw new PendingProposalNotFoundError();
+    const { state } = await aggregateStream(this.store, proposalStreamName(pendingId), proposalDecider);
+    const view = proposalViewForAgent(state, caller.agent);
+    if (view.status !== 'approved') return view;
+    const bytes = await this.completeApproval(state as ApprovedProposal, caller);
+    return { status: 'approved', s256: view.s256, mission: encodeMissionBlob(bytes) };
+  }
+
+  /**
+   * `POST /mission/approvals`: a person owning the proposal's agent approves (→ s256) or declines.
+   * Anyone else — an agent, an administrator, a person not owning the agent — gets the unknown-id 404.
+   */
+  async decide(caller: AuthenticatedCaller, body: unknown): Promise<{ s256: string } | { status: 'declined' }> {
+    if (!isObject(body)) throw new InvalidManagementRequestError('the request must be a JSON object');
+    const pendingId = body['pending_id'];
+    const decision = body['decision'];
+    if (typeof pendingId !== 'string') throw new InvalidManagementRequestError('pending_id is required');
+    if (decision !== 'approve' && decision !== 'decline') throw new InvalidManagementRequestError('decision must be "approve" or "decline"');
+    if (caller.kind !== 'principal' || caller.role !== 'person' || !isPendingId(pendingId)) throw new PendingProposalNotFoundError();
+    const person = { id: caller.id, tenant: caller.tenant };
+    const stream = proposalStreamName(pendingId);
+    const now = this.clock.now();
+    const context = this.context(caller, now, `approval:${pendingId}`);
+
+    const current = await aggregateStream(this.store, stream, proposalDecider);
+    const ownsAgent = current.state.status !== 'none' && caller.agents.includes(current.state.agent);
+
+    if (decision === 'decline') {
+      await handleCommand(this.store, stream, proposalDecider, { type: 'decline', person, ownsAgent, now }, context);
+      return { status: 'declined' };
+    }
+
+    if (ownsAgent && current.state.status === 'approved') {
+      // A repeated approval (e.g. after a lost response or a crash): finish what the first one committed, then refuse.
+      await this.completeApproval(current.state, caller);
+    }
+    const expiresAt = body['expires_at'] !== undefined ? futureInstant(body['expires_at'], now, 'expires_at') : undefined;
+    const fields =
+      current.state.status === 'none' ? undefined : proposalBlobFields(current.state, { approver: this.approver, now, ...(expiresAt ? { expiresAt } : {}) });
+    // The digest is only meaningful when the decider will accept (it re-derives and compares it).
+    const s256 = fields !== undefined && ownsAgent && current.state.status === 'pending' ? safeDigest(fields) : PLACEHOLDER_S256;
+    const result = await handleCommand(
+      this.store,
+      stream,
+      proposalDecider,
+      { type: 'approve', person, ownsAgent, approver: this.approver, s256, ...(expiresAt ? { expiresAt } : {}), now },
+      context,
+    );
+    const approved = result.state as ApprovedProposal;
+    await this.completeApproval(approved, caller);
+    return { s256: approved.approval.s256 };
+  }
+
+  /**
+   * After the commit point (ProposalApproved): rebuilds the blob bytes from the approved proposal (the
+   * serialization is deterministic and verified against the committed `s256`), stores them on
+   * `psblob-<s256>` if absent, records MissionApproved if absent. Safe to run any number of times.
+   */
+  private async completeApproval(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<Uint8Array> {
+    const { approval } = proposal;
+    const bytes = missionBlobBytes(
+      proposalBlobFields(proposal, { approver: this.approver, now: approval.approvedAt, ...(approval.expiresAt ? { expiresAt: approval.expiresAt } : {}) }),
+    );
+    if (missionS256(bytes) !== approval.s256) throw new InvalidCommandError('the approved blob does not rebuild to the committed s256');
+    await this.storeBlob(approval.s256, bytes, caller);
+    const command = missionApprovalCommand(proposal, this.approver);
+    await this.mutex.run(approval.s256, () =>
+      handleCommand(this.store, missionStreamName(approval.s256), missionDecider, command, this.context(caller, approval.approvedAt, `approval:${proposal.pendingId}`), MISSION_STREAM_OPTIONS),
+    );
+    return bytes;
+  }
+
+  private async storeBlob(s256: string, bytes: Uint8Array, caller: AuthenticatedCaller): Promise<void> {
+    const stream = blobStreamName(s256);
+    const event = {
+      type: MISSION_BLOB_STORED,
+      data: { mission_s256: s256, blob: encodeMissionBlob(bytes) },
+      metadata: metadataOf(this.context(caller, this.clock.now(), `blob:${s256}`)),
+    };
+    try {
+      await this.store.appendToStream(stream, [event], { expectedRevision: 'no_stream' });
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      const stored = await this.readBlob(s256);
+      if (stored === undefined || !Buffer.from(stored).equals(Buffer.from(bytes))) throw new InvalidCommandError('psblob holds other bytes than the approved blob');
+    }
+  }
+
+  private async readBlob(s256: string): Promise<Uint8Array | undefined> {
+    for await (const event of this.store.readStream(blobStreamName(s256), { maxCount: 1 })) {
+      if (event.type === MISSION_BLOB_STORED && typeof event.data['blob'] === 'string') return new Uint8Array(Buffer.from(event.data['blob'], 'base64url'));
+    }
+    return undefined;
+  }
+
+  // ── Management operations (spec 4) ─────────────────────────────────────────────────────────────
+
+  /** Spec 5.9: absent and not authorized are one answer; the probe goes to the security audit with a keyed digest. */
+  private async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof MissionNotFoundError) this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });
+      throw error;
+    }
+  }
+
+  /** Spec 4.1: the 2.3 representation; appends MissionStatusRead (and a due expiry first). Never the blob. */
+  async status(caller: AuthenticatedCaller, s256: string, facts: RequestFacts): Promise<MissionStatusRepresentation> {
+    return this.authorized(caller, s256, facts, async () => {
+      const now = this.clock.now();
+      const result = await this.mutex.run(s256, () =>
+        handleCommand(this.store, missionStreamName(s256), missionDecider, { type: 'readStatus', caller: managementCaller(caller), now }, this.context(caller, now, `status:${facts.requestId ?? randomUUID()}`), MISSION_STREAM_OPTIONS),
+      );
+      return missionStatusRepresentation(result.state, now, this.config.status_freshness_seconds);
+    });
+  }
+
+  /**
+   * Spec 4.2 steps (1)–(6). The answer of a (caller, `request_id`) is recorded on `psidem-<key>` and
+   * returned, byte for byte, to every identical repeat; a repeat with other content is 409.
+   */
+  async terminate(caller: AuthenticatedCaller, s256: string, body: Record<string, unknown>, facts: RequestFacts): Promise<DomainJsonObject> {
+    const request = {
+      reason: body['reason'] as string,
+      requestId: body['request_id'] as string,
+      ...(body['purpose'] !== undefined ? { purpose: body['purpose'] as string } : {}),
+      ...(body['replacement_s256'] !== undefined ? { replacementS256: body['replacement_s256'] as string } : {}),
+    };
+    // Checks needing no mission run before any lookup (and before idempotency, whose key needs request_id).
+    checkTerminationRequestSyntax(request);
+    const idemCaller = idempotencyCaller(caller);
+    const idemStream = idempotencyStreamName(idemCaller, request.requestId);
+    const content = terminateRequestContent(body as unknown as TerminateRequestBody);
+    const contentDigest = requestContentDigest(content);
+    const recorded = await aggregateStream(this.store, idemStream, idempotencyDecider);
+    const replay = idempotentReplay(recorded.state, contentDigest);
+    if (replay !== undefined) return replay;
+
+    return this.authorized(caller, s256, facts, async () => {
+      const who = managementCaller(caller);
+      const replacementResolves = request.reason === 'superseded' && request.replacementS256 !== undefined ? await this.replacementResolves(who, request.replacementS256, s256) : false;
+      const now = this.clock.now();
+      // Steps (1)–(3): authorize, apply expiry, commit under the stream's expected revision (first committed transition wins).
+      const result = await this.mutex.run(s256, () =>
+        handleCommand(
+          this.store,
+          missionStreamName(s256),
+          missionDecider,
+          { type: 'terminate', caller: who, now, ...request, replacementResolves },
+          this.context(caller, now, `terminate:${request.requestId}`),
+          MISSION_STREAM_OPTIONS,
+        ),
+      );
+      // Step (4): every decision path reads psmission-<s256>, so the commit is already visible.
+      // Step (5): no Tracked Auth Tokens exist yet (token issuance comes later), so there is nothing to revoke.
+      // Step (6): the committed result with the revocation summary at response time.
+      const answer: DomainJsonObject = { ...terminationResult(result.state, now), token_residual: this.tokenResidual() };
+      const stored = await handleCommand(
+        this.store,
+        idemStream,
+        idempotencyDecider,
+        { type: 'record', caller: idemCaller, requestId: request.requestId, contentDigest, result: answer, now },
+        this.context(caller, now, `terminate:${request.requestId}`),
+      );
+      if (stored.state.status !== 'recorded') throw new InvalidCommandError('the idempotency record was not written');
+      return stored.state.result;
+    });
+  }
+
+  /**
+   * Spec 2.5: no Tracked Auth Token exists yet (0 of everything). `complete` is never true while the
+   * deployment declares untracked access modes (spec 4.4 item 6, DESIGN 3.3).
+   */
+  private tokenResidual(): DomainJsonObject {
+    return { tracked: 0, revocation_attempted: 0, revocation_confirmed: 0, complete: !this.config.untracked_access_modes };
+  }
+
+  /** Spec 4.2 rule 1: an approved, still active mission of this PS that the caller may act on, other than the one terminated. */
+  private async replacementResolves(caller: ManagementCaller, replacement: string, s256: string): Promise<boolean> {
+    if (!isMissionS256(replacement) || replacement === s256) return false;
+    const { state } = await aggregateStream(this.store, missionStreamName(replacement), missionDecider);
+    if (!missionExists(state)) return false;
+    return managementRole(state, caller) !== undefined && effectiveState(state, this.clock.now()) === 'active';
+  }
+
+  /**
+   * Spec 4.3: the nodes from verified data only. Today the only verified node is the root (the
+   * blob's agent); sub-agent and call-chain edges come with token issuance. Appends DelegationTreeRead.
+   */
+  async delegationTree(caller: AuthenticatedCaller, s256: string, body: Record<string, unknown>, facts: RequestFacts): Promise<JsonObject> {
+    const maxResults = body['max_results'] ?? TREE_PAGE.defaultMaxResults;
+    if (typeof maxResults !== 'number' || !Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > TREE_PAGE.maxMaxResults) {
+      throw new InvalidManagementRequestError(`max_results must be an integer from 1 to ${TREE_PAGE.maxMaxResults}`);
+    }
+    const cursor = body['cursor'];
+    if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidManagementRequestError('cursor must be a string');
+    return this.authorized(caller, s256, facts, async () => {
+      const who = managementCaller(caller);
+      const now = this.clock.now();
+      const { state } = await aggregateStream(this.store, missionStreamName(s256), missionDecider);
+      const role = authorizedRole(state, who);
+      const scope = { callerKey: callerKey(caller), missionS256: s256 };
+      const offset = cursor === undefined ? 0 : this.cursors.open(cursor, scope, now);
+      const nodes = treeNodes(state as Extract<MissionState, { agent: string }>, role);
+      const page = nodes.slice(offset, offset + maxResults);
+      const next = offset + page.length < nodes.length ? this.cursors.issue(scope, offset + page.length, now) : undefined;
+      await this.mutex.run(s256, () =>
+        handleCommand(
+          this.store,
+          missionStreamName(s256),
+          missionDecider,
+          { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now },
+          this.context(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
+          MISSION_STREAM_OPTIONS,
+        ),
+      );
+      return { mission_s256: s256, as_of: now.toISOString(), nodes: page as unknown as JsonObject[], complete: next === undefined, ...(next !== undefined ? { next_cursor: next } : {}) };
+    });
+  }
+}
+
+const PLACEHOLDER_S256 = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+function safeDigest(fields: Parameters<typeof missionBlobBytes>[0]): string {
+  try {
+    return missionS256(missionBlobBytes(fields));
+  } catch {
+    return PLACEHOLDER_S256;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function metadataOf(context: CommandContext): JsonObject {
+  return { correlation_id: context.correlationId, causation_id: context.causationId, actor: { id: context.actor.id, role: context.actor.role }, occurred_at: context.now.toISOString() };
+}
+
+/** Spec 5.9: absent ≡ not authorized. */
+function authorizedRole(state: MissionState, caller: ManagementCaller): 'agent' | 'person' | 'admin' {
+  if (!missionExists(state)) throw new MissionNotFoundError('absent');
+  const role = managementRole(state, caller);
+  if (role === undefined) throw new MissionNotFoundError('not_authorized');
+  return role;
+}
+
+/** Spec 2.7: token identifiers are omitted from an Agent's answer (none are tracked yet for anyone). */
+function treeNodes(mission: { readonly agent: string }, role: 'agent' | 'person' | 'admin'): TreeNode[] {
+  return [{ agent: mission.agent, relationship: 'root', ...(role === 'agent' ? {} : { tokens: [] }) }];
+}

@@ -1,0 +1,127 @@
+import { Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
+import { isMissionS256 } from '@mission/ps-domain';
+import { parseStrictJson, StrictJsonError } from '@mission/strict-json';
+import { SecurityAudit } from '../abuse/security-audit.js';
+import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { InvalidManagementRequestError, InvalidMissionReferenceError, UnsupportedOperationError } from '../http/problem-errors.js';
+import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { MissionManagement, type RequestFacts } from './mission-management.service.js';
+import { toProblem } from './mission-problems.js';
+
+/** Spec 4: the operations this PS implements (also in its metadata, spec 2.2). */
+export const MANAGEMENT_OPERATIONS = ['status', 'terminate', 'delegation_tree'] as const;
+/** DESIGN 3.1: seconds an agent waits between polls of a pending proposal. */
+export const PENDING_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The mission endpoint (DESIGN 3.1, spec 4): `POST /mission` (proposal, or a management operation when
+ * the body has `operation`), `GET /mission/pending/{id}`, `POST /mission/approvals`. Every route is
+ * signed (spec 5.1, DESIGN 3.2) and every answer carries `Cache-Control: no-store` (spec 5.8).
+ */
+@Controller('mission')
+@UseGuards(SignedRequestGuard)
+export class MissionController {
+  constructor(
+    private readonly missions: MissionManagement,
+    private readonly audit: SecurityAudit,
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+  ) {}
+
+  @Post()
+  async mission(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      const body = strictJsonBody(request);
+      if (isObject(body) && Object.hasOwn(body, 'operation')) {
+        const answer = await this.operation(caller, body, facts(request, response));
+        response.status(200);
+        return answer;
+      }
+      const pendingId = await this.missions.propose(caller, body);
+      response.status(202);
+      response.setHeader('Location', `${this.settings.baseUrl}/mission/pending/${pendingId}`);
+      response.setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
+      return { status: 'pending' };
+    } catch (error) {
+      throw toProblem(error);
+    }
+  }
+
+  @Get('pending/:id')
+  async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<unknown> {
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      const result = await this.missions.poll(caller, id);
+      switch (result.status) {
+        case 'pending':
+          response.status(202).setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
+          return { status: 'pending' };
+        case 'approved':
+          response.status(200);
+          return { s256: result.s256, mission: result.mission };
+        case 'declined':
+          response.status(403);
+          return { error: 'denied' };
+      }
+    } catch (error) {
+      throw toProblem(error);
+    }
+  }
+
+  @Post('approvals')
+  async approvals(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      const answer = await this.missions.decide(caller, strictJsonBody(request));
+      response.status(200);
+      return answer;
+    } catch (error) {
+      throw toProblem(error);
+    }
+  }
+
+  /** Spec 4: unknown operation → unsupported_operation; malformed reference → invalid_mission_reference before any lookup. */
+  private async operation(caller: AuthenticatedCaller, body: Record<string, unknown>, seen: RequestFacts): Promise<unknown> {
+    const operation = body['operation'];
+    if (typeof operation !== 'string') throw new InvalidManagementRequestError('operation must be a string');
+    if (!(MANAGEMENT_OPERATIONS as readonly string[]).includes(operation)) throw new UnsupportedOperationError();
+    const s256 = body['mission_s256'];
+    if (!isMissionS256(s256)) {
+      // Spec 5.9: security-logged without the raw value (it is not a reference; nothing to digest).
+      this.audit.record({ kind: 'malformed_reference', reason: operation, caller, ...seen });
+      throw new InvalidMissionReferenceError();
+    }
+    switch (operation) {
+      case 'status':
+        return this.missions.status(caller, s256, seen);
+      case 'terminate':
+        return this.missions.terminate(caller, s256, body, seen);
+      default:
+        return this.missions.delegationTree(caller, s256, body, seen);
+    }
+  }
+}
+
+/** Spec 4 / DESIGN 3.3: the exact received bytes parsed strictly — a duplicate member name is invalid_request. */
+function strictJsonBody(request: Request): unknown {
+  const raw = (request as Request & { rawBody?: Buffer }).rawBody;
+  if (raw === undefined || raw.length === 0) throw new InvalidManagementRequestError('a JSON body is required');
+  try {
+    return parseStrictJson(raw.toString('utf8'));
+  } catch (error) {
+    if (error instanceof StrictJsonError) throw new InvalidManagementRequestError('the body must be JSON without duplicate member names');
+    throw error;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function facts(request: Request, response: Response): RequestFacts {
+  const requestId = response.locals?.['requestId'];
+  const source = request.ip ?? request.socket?.remoteAddress;
+  return { ...(source !== undefined ? { source } : {}), method: request.method, path: request.path, ...(typeof requestId === 'string' ? { requestId } : {}) };
+}
