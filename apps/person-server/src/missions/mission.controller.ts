@@ -4,11 +4,12 @@ import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { isMissionS256 } from '@mission/ps-domain';
 import { parseStrictJson, StrictJsonError } from '@mission/strict-json';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { InvalidManagementRequestError, InvalidMissionReferenceError, UnsupportedOperationError } from '../http/problem-errors.js';
+import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { InvalidManagementRequestError, InvalidMissionReferenceError, MissionNotFoundError, UnsupportedOperationError } from '../http/problem-errors.js';
 import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
 import { MissionManagement, type RequestFacts } from './mission-management.service.js';
 import { toProblem } from './mission-problems.js';
+import { ProbeLimiter } from './probe-limiter.js';
 
 /** Spec 4: the operations this PS implements (also in its metadata, spec 2.2). */
 export const MANAGEMENT_OPERATIONS = ['status', 'terminate', 'delegation_tree'] as const;
@@ -26,6 +27,7 @@ export class MissionController {
   constructor(
     private readonly missions: MissionManagement,
     private readonly audit: SecurityAudit,
+    private readonly probes: ProbeLimiter,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
   ) {}
 
@@ -87,19 +89,29 @@ export class MissionController {
     const operation = body['operation'];
     if (typeof operation !== 'string') throw new InvalidManagementRequestError('operation must be a string');
     if (!(MANAGEMENT_OPERATIONS as readonly string[]).includes(operation)) throw new UnsupportedOperationError();
+    const key = callerKey(caller);
+    // Spec 5.9, 8: a caller with too many failed lookups is refused before any lookup.
+    this.probes.check(key);
     const s256 = body['mission_s256'];
     if (!isMissionS256(s256)) {
       // Spec 5.9: security-logged without the raw value (it is not a reference; nothing to digest).
       this.audit.record({ kind: 'malformed_reference', reason: operation, caller, ...seen });
+      this.probes.recordFailure(key);
       throw new InvalidMissionReferenceError();
     }
-    switch (operation) {
-      case 'status':
-        return this.missions.status(caller, s256, seen);
-      case 'terminate':
-        return this.missions.terminate(caller, s256, body, seen);
-      default:
-        return this.missions.delegationTree(caller, s256, body, seen);
+    try {
+      switch (operation) {
+        case 'status':
+          return await this.missions.status(caller, s256, seen);
+        case 'terminate':
+          return await this.missions.terminate(caller, s256, body, seen);
+        default:
+          return await this.missions.delegationTree(caller, s256, body, seen);
+      }
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem instanceof MissionNotFoundError) this.probes.recordFailure(key);
+      throw problem;
     }
   }
 }

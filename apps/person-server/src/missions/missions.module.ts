@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
+import { CLOCK, type Clock } from '../http/clock.js';
 import { MissionController } from './mission.controller.js';
 import { MissionManagement } from './mission-management.service.js';
+import { ProbeLimiter } from './probe-limiter.js';
 import { TreeCursors } from './tree-cursor.js';
 
 /**
@@ -10,7 +12,11 @@ import { TreeCursors } from './tree-cursor.js';
  */
 @Module({
   controllers: [MissionController],
-  providers: [MissionManagement, { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) }],
+  providers: [
+    MissionManagement,
+    { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) },
+    { provide: ProbeLimiter, inject: [CLOCK], useFactory: (clock: Clock) => new ProbeLimiter(clock) },
+  ],
   exports: [MissionManagement, TreeCursors],
 })
 export class MissionsModule {}
