@@ -7,7 +7,7 @@ import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { handleCommand } from '@mission/es-kit';
 import { missionBlobBytes, missionS256, proposalBlobFields, proposalDecider, proposalStreamName } from '@mission/ps-domain';
-import { aggregateStream } from '@mission/es-kit';
+import { aggregateStream, verifyHashChain } from '@mission/es-kit';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
@@ -404,6 +404,19 @@ describe('spec 4.2 terminate', () => {
     const log = await events(`psmission-${s256}`);
     expect(log.filter((event) => event.type === 'MissionTerminated')).toHaveLength(1);
     expect(log.filter((event) => event.type === 'LateTerminationRequested')).toHaveLength(19);
+  });
+
+  it('spec 3 (terminated row): a later authorized terminate returns the existing terminal status and logs LateTerminationRequested; the first reason stands; the log verifies', async () => {
+    const agent = await newAgent();
+    const { s256 } = await approvedMission(agent);
+    const first = await asPrincipal(alice, { body: terminate(s256, { reason: 'completed' }) });
+    const late = await asAgent(agent, { body: terminate(s256, { reason: 'revoked' }) });
+    expect(late.status).toBe(200);
+    expect(late.json).toMatchObject({ termination_reason: 'completed', terminated_at: first.json['terminated_at'] });
+    const log = await events(`psmission-${s256}`);
+    expect(log.map((event) => event.type)).toEqual(['MissionApproved', 'MissionTerminated', 'LateTerminationRequested']);
+    expect(log.map((event) => event.data['sequence'])).toEqual([1, 2, 3]);
+    await expect(verifyHashChain(store, `psmission-${s256}`)).resolves.toMatchObject({ ok: true });
   });
 
   it('spec 4.2, 8: a request_id under 128 bits → invalid_request', async () => {
