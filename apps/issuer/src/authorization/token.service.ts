@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
 import {
-  grantDecider, grantIdOfToken, grantStreamName, grantTokenFromBytes, grantTokenHash, lineageState, missionErrorCode, missionExists,
+  grantDecider, grantIdOfToken, grantStreamName, grantTokenFromBytes, grantTokenHash, missionErrorCode, missionExists,
   throwIfGrantRefused, type Actor, type Grant, type GrantCommand, type GrantState, type Mission, type ParentLink,
 } from '@mission/issuer-domain';
 import {
@@ -12,6 +12,7 @@ import {
 import { EVENT_STORE, SERVICE_CONFIG, SigningKeys } from '@mission/platform';
 import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
 import { existingAncestors, MissionLineage } from '../missions/mission-lineage.js';
+import { reportedState } from '../missions/lineage-report.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { asProtocolErrors } from './domain-errors.js';
@@ -123,10 +124,11 @@ export class TokenService {
   private async derivableMission(missionId: string): Promise<Derivable> {
     const mission = await this.lineage.mission(missionId);
     if (!missionExists(mission)) throw new InvalidGrantError('the grant has no mission');
-    const ancestors = existingAncestors(await this.lineage.ancestors(mission));
-    const state = ancestors === undefined ? 'revoked' : lineageState(mission, ancestors, this.clock.now());
+    const chain = await this.lineage.ancestors(mission);
+    // The same state status and introspection report (an unreadable ancestor is never active).
+    const state = reportedState(mission, chain, this.clock.now());
     if (state !== 'active') throw new InvalidGrantError(`mission is ${state}`, { missionError: missionErrorCode(state) });
-    return { mission, ancestors: ancestors! };
+    return { mission, ancestors: existingAncestors(chain)! };
   }
 
   // Single use: the decider's events are appended at the revision it decided on (handleCommand); reuse commits the revocation, then refuses.

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
-import { aggregateStream, decideAndAppend, handleCommand, type AggregateState, type CommandContext } from '@mission/es-kit';
+import { aggregateStream, decideAndAppend, handleCommand, metadataFor, type AggregateState, type CommandContext } from '@mission/es-kit';
 import {
   authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   delegationIdFromBytes, missionDecider, missionExists, missionIdFromBytes, missionStreamName, requireChildActorAllowed, requireCreationPolicy,
@@ -220,7 +220,8 @@ export class ChildCreations {
     };
     const data: ChildCreationDeniedData = { parent_mission_id: parentMissionId, evidence };
     try {
-      await this.store.appendToStream(childEvidenceStreamName(parentMissionId), [{ type: 'ChildCreationDenied', data: data as never, metadata: { correlation_id: randomUUID(), actor: { id: request.client.client_id, role: 'client' }, occurred_at: now.toISOString() } }]);
+      const metadata = metadataFor(this.context({ id: request.client.client_id, role: 'client' }, `par:child:${evidenceId}`, now));
+      await this.store.appendToStream(childEvidenceStreamName(parentMissionId), [{ type: 'ChildCreationDenied', data: data as never, metadata: metadata as never }]);
     } catch (storeError) {
       this.logger.error({ err: storeError, parent_mission_id: parentMissionId, denial_reason: denial.reason }, 'could not record denied child evidence');
     }
