@@ -6,3 +6,4 @@ export * from './mission.events.js';
 export * from './mission.state.js';
 export * from './mission.decider.js';
 export * from './mission-approval.js';
+export * from './mission-blob-deletion.js';

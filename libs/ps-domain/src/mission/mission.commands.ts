@@ -54,4 +54,17 @@ export interface ApplyMissionExpiry {
   readonly now: Date;
 }
 
-export type MissionCommand = ApproveMission | ReadMissionStatus | TerminateMission | ReadDelegationTree | ApplyMissionExpiry;
+/**
+ * Spec 3 rule 5, spec 8 "terminal state retention": an administrator deletes the body
+ * (`psblob-<s256>`) of a terminated mission; `psmission-<s256>` stays as the tombstone. Logged as
+ * MissionBlobDeleted; a repeat after the deletion decides nothing.
+ */
+export interface DeleteMissionBlob {
+  readonly type: 'deleteBlob';
+  readonly caller: ManagementCaller;
+  readonly requestId: string;
+  readonly purpose: string;
+  readonly now: Date;
+}
+
+export type MissionCommand = ApproveMission | ReadMissionStatus | TerminateMission | ReadDelegationTree | ApplyMissionExpiry | DeleteMissionBlob;

@@ -6,8 +6,10 @@ import { actorData, type Actor } from '../shared/actor.js';
 import { assertDate, assertOptionalDate } from '../shared/guards.js';
 import { isBoundedText } from '../shared/text.js';
 import { MISSION_POLICIES, managementRole, type ManagementCaller, type ManagementRole } from './management-caller.js';
-import type { ApplyMissionExpiry, ApproveMission, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
+import { checkBlobDeletionRequest, MissionStillActiveError } from './mission-blob-deletion.js';
+import type { ApplyMissionExpiry, ApproveMission, DeleteMissionBlob, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
 import type { MissionApprovedData, MissionEvent, MissionLogData, MissionTerminated } from './mission.events.js';
+import { blobStreamName } from './mission-streams.js';
 import { initialMissionState, isExpiryDue, missionExists, PS_SCHEDULER, requestKey, type Mission, type MissionState } from './mission.state.js';
 import { checkTerminationRequestSyntax, checkTerminationRules } from './termination-rules.js';
 
@@ -35,6 +37,8 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
         return decideReadTree(command, state);
       case 'applyExpiry':
         return decideApplyExpiry(command, state);
+      case 'deleteBlob':
+        return decideDeleteBlob(command, state);
       default:
         throw new InvalidCommandError('unknown mission command');
     }
@@ -67,6 +71,9 @@ function evolveMission(state: MissionState, event: MissionEvent): MissionState {
     }
     case 'LateTerminationRequested':
       return { ...state, sequence, requestKeys: new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) };
+    case 'MissionBlobDeleted':
+      // The first deletion stands (spec 3 rule 5: the tombstone); the state stays terminated.
+      return state.blobDeleted !== undefined ? { ...state, sequence } : { ...state, sequence, blobDeleted: { at: new Date(data.occurred_at), actor: actorData(data.actor) } };
     default:
       return { ...state, sequence };
   }
@@ -235,6 +242,37 @@ function decideTerminate(command: TerminateMission, state: MissionState): Missio
         ...logData(mission, command.now, actor, policy),
         requested_reason: reason,
         ...details,
+        termination_reason: mission.termination.reason,
+        terminated_at: mission.termination.terminatedAt.toISOString(),
+      },
+    },
+  ];
+}
+
+/**
+ * Spec 3 rule 5, spec 8: an administrator of the mission's tenant (authorization as for every
+ * operation: absent ≡ not authorized; other roles are not authorized for this one) deletes the body
+ * of a terminated mission. Expiry first; an active mission is refused (MissionStillActiveError). The
+ * first deletion is logged as MissionBlobDeleted; a repeat decides nothing (idempotent across
+ * `request_id`s: the body is already gone and the tombstone says so).
+ */
+function decideDeleteBlob(command: DeleteMissionBlob, state: MissionState): MissionEvent[] {
+  assertDate(command.now, 'now');
+  checkBlobDeletionRequest(command);
+  const { mission: current, role, actor } = authorized(state, command.caller);
+  if (role !== 'admin') throw new MissionNotFoundError('not_authorized');
+  const { events, mission } = expiryFirst(current, command.now);
+  if (mission.status !== 'terminated') throw new MissionStillActiveError();
+  if (mission.blobDeleted !== undefined) return events;
+  return [
+    ...events,
+    {
+      type: 'MissionBlobDeleted',
+      data: {
+        ...logData(mission, command.now, actor, MISSION_POLICIES.admin),
+        blob_stream: blobStreamName(mission.missionS256),
+        request_id: command.requestId,
+        purpose: command.purpose,
         termination_reason: mission.termination.reason,
         terminated_at: mission.termination.terminatedAt.toISOString(),
       },

@@ -62,12 +62,27 @@ export interface DelegationTreeReadData extends MissionLogData {
   readonly complete?: boolean;
 }
 
+/**
+ * Spec 3 rule 5, spec 8: the mission body (`psblob-<s256>`) was deleted by an administrator; this
+ * stream stays as the tombstone that keeps the reference terminated. Only after termination.
+ */
+export interface MissionBlobDeletedData extends MissionLogData {
+  /** The deleted stream (`psblob-<s256>`); the blob itself never enters the log. */
+  readonly blob_stream: string;
+  readonly request_id: string;
+  readonly purpose: string;
+  /** The recorded (first) termination, which the tombstone keeps answering. */
+  readonly termination_reason: TerminationReason;
+  readonly terminated_at: string;
+}
+
 export type MissionApproved = DomainEvent<'MissionApproved', MissionApprovedData>;
 export type MissionTerminated = DomainEvent<'MissionTerminated', MissionTerminatedData>;
 export type LateTerminationRequested = DomainEvent<'LateTerminationRequested', LateTerminationRequestedData>;
 export type MissionStatusRead = DomainEvent<'MissionStatusRead', MissionStatusReadData>;
 export type DelegationTreeRead = DomainEvent<'DelegationTreeRead', DelegationTreeReadData>;
+export type MissionBlobDeleted = DomainEvent<'MissionBlobDeleted', MissionBlobDeletedData>;
 
-export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead;
+export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead | MissionBlobDeleted;
 
-export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead'] as const satisfies readonly MissionEvent['type'][];
+export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead', 'MissionBlobDeleted'] as const satisfies readonly MissionEvent['type'][];

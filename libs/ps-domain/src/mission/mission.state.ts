@@ -30,6 +30,8 @@ interface MissionBase {
   readonly sequence: number;
   /** `requestKey(actor, request_id)` of every terminate request logged after termination began (repeats decide nothing). */
   readonly requestKeys: ReadonlySet<string>;
+  /** Spec 3 rule 5: set once the body (`psblob-<s256>`) was deleted; this stream is then the tombstone. */
+  readonly blobDeleted?: { readonly at: Date; readonly actor: Actor };
 }
 
 export interface ActiveMission extends MissionBase {
@@ -49,6 +51,11 @@ export const initialMissionState: MissionState = { status: 'none' };
 
 export function missionExists(state: MissionState): state is Mission {
   return state.status !== 'none';
+}
+
+/** Spec 3 rule 5: the body of this mission was deleted (only possible once terminated). */
+export function isBlobDeleted(state: MissionState): boolean {
+  return missionExists(state) && state.blobDeleted !== undefined;
 }
 
 export function requestKey(actor: Actor, requestId: string): string {
