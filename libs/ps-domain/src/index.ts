@@ -7,3 +7,4 @@ export * from './blob/index.js';
 export * from './proposal/index.js';
 export * from './mission/index.js';
 export * from './idempotency/index.js';
+export * from './tokens/index.js';
