@@ -1,0 +1,120 @@
+/**
+ * The real Person Server for a bench run: `node apps/person-server/dist/main.js` (what `npm start`
+ * runs) as a child process, so its event loop and CPU time are its own and not the load generator's.
+ * Embedded SQLite store in a fresh temp DATA_DIR, a generated CONFIG_FILE in the same directory, a
+ * random SECURITY_AUDIT_HMAC_KEY; its log (LOG_LEVEL, default `info` as `npm start`) goes to a file
+ * there, whose tail is printed if the server fails.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface StartOptions {
+  readonly repositoryRoot: string;
+  readonly config: Record<string, unknown>;
+  readonly port: number;
+  readonly logLevel: string;
+}
+
+export interface ServerMetrics {
+  /** `process_cpu_seconds_total` of the server process (user + system). */
+  readonly cpuSeconds: number;
+  readonly residentBytes: number;
+}
+
+export class PersonServerProcess {
+  private constructor(
+    readonly baseUrl: string,
+    readonly tempDir: string,
+    readonly logFile: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  static async start(options: StartOptions): Promise<PersonServerProcess> {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-person-server-'));
+    const dataDir = join(dir, 'data');
+    const configFile = join(dir, 'person-server.json');
+    const logFile = join(dir, 'person-server.log');
+    writeFileSync(configFile, JSON.stringify(options.config, null, 2));
+    const baseUrl = `http://127.0.0.1:${options.port}`;
+    const log = openSync(logFile, 'a');
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of ['EVENTSTORE_CONNECTION_STRING', 'SIGNING_KEY_FILE', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn(process.execPath, [join(options.repositoryRoot, 'apps/person-server/dist/main.js')], {
+      cwd: options.repositoryRoot,
+      env: {
+        ...env,
+        PORT: String(options.port),
+        BASE_URL: baseUrl,
+        DATA_DIR: dataDir,
+        CONFIG_FILE: configFile,
+        LOG_LEVEL: options.logLevel,
+        SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
+      },
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    const server = new PersonServerProcess(baseUrl, dir, logFile, child);
+    try {
+      await server.ready();
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
+  }
+
+  private ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const fail = (error: Error): void => {
+        clearInterval(poll);
+        clearTimeout(deadline);
+        reject(new Error(`${error.message}\n--- person-server log (tail) ---\n${this.logTail()}`));
+      };
+      const deadline = setTimeout(() => fail(new Error('the Person Server did not become ready within 30 s')), 30_000);
+      const poll = setInterval(() => {
+        fetch(`${this.baseUrl}/readyz`).then(
+          (reply) => {
+            if (!reply.ok) return;
+            clearInterval(poll);
+            clearTimeout(deadline);
+            resolve();
+          },
+          () => undefined,
+        );
+      }, 100);
+      this.child.once('exit', (code) => fail(new Error(`the Person Server exited with ${code}`)));
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  logTail(lines = 20): string {
+    try {
+      return readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  }
+
+  /** CPU time and resident memory from the server's own `/metrics` (prom-client default metrics). */
+  async metrics(): Promise<ServerMetrics> {
+    const text = await (await fetch(`${this.baseUrl}/metrics`)).text();
+    const value = (name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return { cpuSeconds: value('process_cpu_seconds_total'), residentBytes: value('process_resident_memory_bytes') };
+  }
+
+  /** SIGTERM (graceful drain), then removes the temp directory unless `keep`. */
+  async stop(keep = false): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((done) => this.child.once('exit', done));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+    if (!keep) rmSync(this.tempDir, { recursive: true, force: true });
+  }
+}

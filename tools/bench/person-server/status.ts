@@ -1,0 +1,112 @@
+/**
+ * Section `status`: signed `POST /mission {"operation":"status","mission_s256"}` (spec 4.1) by each
+ * mission's owning agent, `concurrency` callers in a closed loop for `seconds`, after a warm-up.
+ * Callers are spread over the owner agents (caller i → agent i mod owners and its mission). Each request
+ * is signed afresh by the load generator (a new `nonce`, so the replay cache accepts it) just before it
+ * is sent; the latency clock starts when the signed bytes are handed to the socket, so client signing is
+ * not in the latency, but it does share the machine's CPUs with the server (reported below).
+ */
+import { cpuUsage } from 'node:process';
+import { ascending, fixed, nowMicros, percentile, thousands, type BenchContext, type BenchSection } from './context.js';
+import { signAsAgent, statusBody } from './signed-client.js';
+
+const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 2);
+
+interface LoadResult {
+  readonly latenciesMs: number[];
+  readonly perSecond: number[];
+  readonly failures: Map<string, { count: number; example: string }>;
+  readonly signMicros: number;
+  readonly signed: number;
+  readonly elapsedSeconds: number;
+}
+
+async function closedLoop(context: BenchContext, seconds: number): Promise<LoadResult> {
+  const { fixture, sender, missions, options } = context;
+  const latenciesMs: number[] = [];
+  const perSecond: number[] = [];
+  const failures = new Map<string, { count: number; example: string }>();
+  let signMicros = 0;
+  let signed = 0;
+  const fail = (what: string, example: string): void => {
+    const entry = failures.get(what) ?? { count: 0, example };
+    entry.count++;
+    failures.set(what, entry);
+  };
+  const started = nowMicros();
+  const end = started + seconds * 1e6;
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async (_, caller) => {
+      const agent = fixture.owners[caller % fixture.owners.length]!;
+      const body = statusBody(missions[caller % missions.length]!);
+      while (nowMicros() < end) {
+        const signing = nowMicros();
+        const request = signAsAgent(sender.baseUrl, agent, { body });
+        const sent = nowMicros();
+        signMicros += sent - signing;
+        signed++;
+        try {
+          const reply = await sender.send(request);
+          const done = nowMicros();
+          if (reply.status !== 200) fail(`HTTP ${reply.status}`, reply.body.toString('utf8').slice(0, 300));
+          else if (!reply.body.includes('"mission_status":"active"')) fail('200 without "mission_status":"active"', reply.body.toString('utf8').slice(0, 300));
+          else {
+            latenciesMs.push((done - sent) / 1e3);
+            const second = Math.floor((done - started) / 1e6);
+            perSecond[second] = (perSecond[second] ?? 0) + 1;
+          }
+        } catch (error) {
+          fail('transport error', (error as Error).message);
+        }
+      }
+    }),
+  );
+  return { latenciesMs, perSecond, failures, signMicros, signed, elapsedSeconds: (nowMicros() - started) / 1e6 };
+}
+
+export const statusSection: BenchSection = {
+  name: 'status',
+  summary: 'signed status requests by the owning agents, N concurrent callers for a fixed time: requests/s, p50/p99, errors',
+  async run(context) {
+    const { options, fixture, server } = context;
+    if (WARMUP_SECONDS > 0) {
+      const warm = await closedLoop(context, WARMUP_SECONDS);
+      if (warm.failures.size > 0) console.log(`  warm-up: ${[...warm.failures].map(([what, { count, example }]) => `${count} × ${what} (e.g. ${example})`).join('; ')}`);
+    }
+    const before = await server.metrics();
+    const clientBefore = cpuUsage();
+    const result = await closedLoop(context, options.seconds);
+    const client = cpuUsage(clientBefore);
+    const after = await server.metrics();
+
+    const ok = result.latenciesMs.length;
+    const errors = [...result.failures.values()].reduce((sum, { count }) => sum + count, 0);
+    const sorted = ascending(result.latenciesMs);
+    const rps = ok / result.elapsedSeconds;
+    const serverCpuSeconds = after.cpuSeconds - before.cpuSeconds;
+    const serverCpuMicrosPerRequest = (serverCpuSeconds * 1e6) / Math.max(1, ok + errors);
+    const clientCpuSeconds = (client.user + client.system) / 1e6;
+    console.log(
+      `status (signed by the owning agent, ${options.concurrency} concurrent callers over ${fixture.owners.length} agents/missions, ${fixed(result.elapsedSeconds)} s after ${WARMUP_SECONDS} s warm-up):`,
+    );
+    console.log(`  ${thousands(rps)} requests/s, p50 ${fixed(percentile(sorted, 0.5), 2)} ms, p99 ${fixed(percentile(sorted, 0.99), 2)} ms, max ${fixed(sorted.at(-1) ?? Number.NaN, 2)} ms (${ok} × 200, ${errors} errors)`);
+    for (const [what, { count, example }] of result.failures) console.log(`  ERROR ${count} × ${what}, e.g. ${example}`);
+    const full = result.perSecond.slice(0, Math.floor(result.elapsedSeconds));
+    if (full.length >= 2) console.log(`  per second: first ${thousands(full[0] ?? 0)}, last ${thousands(full.at(-1) ?? 0)} (min ${thousands(Math.min(...full))}, max ${thousands(Math.max(...full))})`);
+    console.log(
+      `  server CPU ${fixed(serverCpuSeconds, 2)} s = ${fixed(serverCpuMicrosPerRequest, 0)} µs per request (user+system of the PS process over the window, /metrics); ` +
+        `1/throughput = ${fixed(1e6 / rps, 0)} µs per request`,
+    );
+    console.log(
+      `  load generator (separate process, same machine): ${fixed(clientCpuSeconds, 2)} s CPU in the window, of which signing ≈ ${fixed(result.signMicros / 1e6, 2)} s ` +
+        `(${fixed(result.signMicros / Math.max(1, result.signed), 0)} µs per request: Ed25519 RFC 9421 + Content-Digest)`,
+    );
+    const perMission = (ok + errors) / fixture.owners.length;
+    console.log(`  each status appends MissionStatusRead: the ${fixture.owners.length} mission streams grew by ≈ ${thousands(perMission)} events each in the window`);
+    console.log(`  PS resident memory ${fixed(after.residentBytes / 2 ** 20, 0)} MiB`);
+    context.results.set('status.rps', rps);
+    context.results.set('status.serverCpuMicrosPerRequest', serverCpuMicrosPerRequest);
+    context.results.set('status.p50Ms', percentile(sorted, 0.5));
+    context.results.set('status.errors', errors);
+  },
+};
