@@ -14,7 +14,8 @@
  * Options: BENCH_CONCURRENCY (32), BENCH_SECONDS (10), BENCH_OWNERS (agents holding missions, 8),
  * BENCH_WARMUP_SECONDS (2), BENCH_VERIFY_N (5000), BENCH_ORACLE_SAMPLES (2000), BENCH_ORACLE_WARMUP (200),
  * BENCH_ORACLE_HISTORY (1000), BENCH_LOG_LEVEL (the PS's LOG_LEVEL, default info as `npm start`),
- * BENCH_KEEP=1 (keep the temp directory with DATA_DIR, config and the PS log).
+ * BENCH_KEEP=1 (keep the temp directory with DATA_DIR, config and the PS log), BENCH_PROFILE_DIR (run the PS
+ * with `--cpu-prof`; its V8 CPU profile of the whole run is written there when it exits).
  */
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -64,6 +65,7 @@ const server = await PersonServerProcess.start({
   config: fixture.config(),
   port: 4900 + Math.floor(Math.random() * 900),
   logLevel: process.env['BENCH_LOG_LEVEL'] ?? 'info',
+  ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: resolve(process.env['BENCH_PROFILE_DIR']) } : {}),
 });
 const sender = new HttpSender(server.baseUrl, Math.max(options.concurrency, 8));
 let failed = false;

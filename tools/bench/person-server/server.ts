@@ -16,6 +16,8 @@ export interface StartOptions {
   readonly config: Record<string, unknown>;
   readonly port: number;
   readonly logLevel: string;
+  /** When set, the PS runs with `--cpu-prof` and writes its V8 CPU profile into this directory on exit. */
+  readonly profileDir?: string;
 }
 
 export interface ServerMetrics {
@@ -42,7 +44,8 @@ export class PersonServerProcess {
     const log = openSync(logFile, 'a');
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['EVENTSTORE_CONNECTION_STRING', 'SIGNING_KEY_FILE', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, [join(options.repositoryRoot, 'apps/person-server/dist/main.js')], {
+    const profile = options.profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    const child = spawn(process.execPath, [...profile, join(options.repositoryRoot, 'apps/person-server/dist/main.js')], {
       cwd: options.repositoryRoot,
       env: {
         ...env,
