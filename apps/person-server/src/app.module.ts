@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AbuseModule } from './abuse/abuse.module.js';
 import { AuthenticationModule } from './auth/authentication.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { PersonServerMetadataController } from './metadata/metadata.controller.js';
 import { MissionsModule } from './missions/missions.module.js';
 
@@ -8,5 +9,5 @@ import { MissionsModule } from './missions/missions.module.js';
  * The Person Server's own features. The platform (settings, validated config as SERVICE_CONFIG,
  * logger, event store, signing keys, health, metrics, /jwks) is global and needs no import here.
  */
-@Module({ imports: [AuthenticationModule, AbuseModule, MissionsModule], controllers: [PersonServerMetadataController] })
+@Module({ imports: [AuthenticationModule, AbuseModule, MissionsModule, LifecycleModule], controllers: [PersonServerMetadataController] })
 export class AppModule {}

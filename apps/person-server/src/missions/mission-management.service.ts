@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
-import { WrongExpectedRevisionError, type EventStore, type JsonObject } from '@mission/event-store';
+import { StreamDeletedError, WrongExpectedRevisionError, type EventStore, type JsonObject } from '@mission/event-store';
 import { EVENT_STORE, SERVICE_CONFIG, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import {
   blobStreamName,
@@ -13,6 +13,7 @@ import {
   idempotencyStreamName,
   idempotentReplay,
   InvalidCommandError,
+  isBlobDeleted,
   isMissionS256,
   isPendingId,
   managementRole,
@@ -22,6 +23,7 @@ import {
   missionExists,
   MissionNotFoundError,
   missionS256,
+  MissionTerminatedError,
   missionStatusRepresentation,
   missionStreamName,
   parseMissionProposal,
@@ -148,6 +150,8 @@ export class MissionManagement {
     const view = proposalViewForAgent(state, caller.agent);
     if (view.status !== 'approved') return view;
     const bytes = await this.completeApproval(state as ApprovedProposal, caller);
+    // Spec 3 rule 5: the body was deleted; the tombstone answers `mission_terminated` and nothing is re-created.
+    if (bytes instanceof MissionTerminatedError) throw bytes;
     return { status: 'approved', s256: view.s256, mission: encodeMissionBlob(bytes) };
   }
 
@@ -200,14 +204,26 @@ export class MissionManagement {
    * After the commit point (ProposalApproved): rebuilds the blob bytes from the approved proposal (the
    * serialization is deterministic and verified against the committed `s256`), stores them on
    * `psblob-<s256>` if absent, records MissionApproved if absent. Safe to run any number of times.
+   *
+   * Spec 3 rule 5: once an administrator deleted the body (MissionBlobDeleted on `psmission-<s256>`,
+   * the tombstone), nothing is stored or recorded again: the answer is the base `mission_terminated`
+   * error with the recorded reason (returned, not thrown, so that a repeated approval still gets its
+   * own refusal).
    */
-  private async completeApproval(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<Uint8Array> {
+  private async completeApproval(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<Uint8Array | MissionTerminatedError> {
     const { approval } = proposal;
     const bytes = missionBlobBytes(
       proposalBlobFields(proposal, { approver: this.approver, now: approval.approvedAt, ...(approval.expiresAt ? { expiresAt: approval.expiresAt } : {}) }),
     );
     if (missionS256(bytes) !== approval.s256) throw new InvalidCommandError('the approved blob does not rebuild to the committed s256');
-    await this.storeBlob(approval.s256, bytes, caller);
+    const tombstone = await this.deletedBody(approval.s256);
+    if (tombstone !== undefined) return tombstone;
+    if (!(await this.storeBlob(approval.s256, bytes, caller))) {
+      // The body was deleted between the check and the append (the deletion logs MissionBlobDeleted first).
+      const deleted = await this.deletedBody(approval.s256);
+      if (deleted !== undefined) return deleted;
+      throw new InvalidCommandError('psblob is deleted but the mission log records no MissionBlobDeleted');
+    }
     const command = missionApprovalCommand(proposal, this.approver);
     await this.mutex.run(approval.s256, () =>
       handleCommand(this.store, missionStreamName(approval.s256), missionDecider, command, this.context(caller, approval.approvedAt, `approval:${proposal.pendingId}`), MISSION_STREAM_OPTIONS),
@@ -215,7 +231,15 @@ export class MissionManagement {
     return bytes;
   }
 
-  private async storeBlob(s256: string, bytes: Uint8Array, caller: AuthenticatedCaller): Promise<void> {
+  /** Spec 3 rule 5: the tombstone's `mission_terminated` when the body of `s256` was deleted, else undefined. */
+  private async deletedBody(s256: string): Promise<MissionTerminatedError | undefined> {
+    const { state } = await aggregateStream(this.store, missionStreamName(s256), missionDecider);
+    if (!isBlobDeleted(state) || state.status !== 'terminated') return undefined;
+    return new MissionTerminatedError(state.termination.reason);
+  }
+
+  /** Stores the blob on `psblob-<s256>` (or finds the same bytes there); false when the stream was deleted (spec 3 rule 5). */
+  private async storeBlob(s256: string, bytes: Uint8Array, caller: AuthenticatedCaller): Promise<boolean> {
     const stream = blobStreamName(s256);
     const event = {
       type: MISSION_BLOB_STORED,
@@ -225,10 +249,16 @@ export class MissionManagement {
     try {
       await this.store.appendToStream(stream, [event], { expectedRevision: 'no_stream' });
     } catch (error) {
+      if (error instanceof StreamDeletedError) return false;
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      const stored = await this.readBlob(s256);
+      const stored = await this.readBlob(s256).catch((readError: unknown) => {
+        if (readError instanceof StreamDeletedError) return 'deleted' as const;
+        throw readError;
+      });
+      if (stored === 'deleted') return false;
       if (stored === undefined || !Buffer.from(stored).equals(Buffer.from(bytes))) throw new InvalidCommandError('psblob holds other bytes than the approved blob');
     }
+    return true;
   }
 
   private async readBlob(s256: string): Promise<Uint8Array | undefined> {

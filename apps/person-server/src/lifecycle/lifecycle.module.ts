@@ -1,0 +1,56 @@
+import { Inject, Injectable, Module, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { EventStore } from '@mission/event-store';
+import { ProcessManagerRunner } from '@mission/es-kit';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
+import { CLOCK, type Clock } from '../http/clock.js';
+import { blobDeletionManager } from './blob-deletion.process-manager.js';
+import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
+import { MissionBlobDeletion } from './mission-blob-deletion.service.js';
+import { missionExpiryManager } from './mission-expiry.process-manager.js';
+
+/** How often the lifecycle runners look for due work (ms): an expiry is recorded at most about this late. */
+export const DEFAULT_LIFECYCLE_POLL_MS = 250;
+/** Optional injection token overriding {@link DEFAULT_LIFECYCLE_POLL_MS}. */
+export const LIFECYCLE_POLL_MS = Symbol('LifecyclePollMs');
+
+/**
+ * Starts the mission lifecycle process managers with the app and stops them with it; each reports to
+ * readiness (a dead subscription loop takes the replica out of rotation), as the issuer's do.
+ */
+@Injectable()
+export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutdown {
+  readonly runners: readonly ProcessManagerRunner[];
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(CLOCK) clock: Clock,
+    @Inject(LOGGER) logger: Logger,
+    private readonly readiness: ReadinessRegistry,
+    @Optional() @Inject(LIFECYCLE_POLL_MS) pollMs?: number,
+  ) {
+    const log = logger.child({ component: 'lifecycle' });
+    const now = (): Date => clock.now();
+    const options = { clock: now, logger: log, pollMs: pollMs ?? DEFAULT_LIFECYCLE_POLL_MS };
+    this.runners = [new ProcessManagerRunner(store, missionExpiryManager(store, now), options), new ProcessManagerRunner(store, blobDeletionManager(store), options)];
+  }
+
+  async onModuleInit(): Promise<void> {
+    for (const runner of this.runners) this.readiness.register(processManagerReadinessCheck(runner));
+    for (const runner of this.runners) await runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.runners.map((runner) => runner.stop()));
+  }
+}
+
+/**
+ * The mission lifecycle outside requests (spec 3, 6, 8): the expiry scheduler (`ps_mission_expiry`)
+ * and the body deletion that keeps `psmission-<s256>` as the tombstone (`POST /mission/blob-deletions`,
+ * `ps_blob_deletion`). See README.md in this folder.
+ */
+@Module({
+  controllers: [MissionBlobDeletionController],
+  providers: [LifecycleBackgroundWork, MissionBlobDeletion],
+})
+export class LifecycleModule {}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { handleCommand } from '@mission/es-kit';
+import type { EventStore } from '@mission/event-store';
+import { EVENT_STORE } from '@mission/platform';
+import { checkBlobDeletionRequest, isMissionS256, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
+import { SecurityAudit } from '../abuse/security-audit.js';
+import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { CLOCK, type Clock } from '../http/clock.js';
+import { InvalidManagementRequestError, InvalidMissionReferenceError } from '../http/problem-errors.js';
+import { managementCaller, type RequestFacts } from '../missions/mission-management.service.js';
+import { deleteBlobStream } from './blob-deletion.process-manager.js';
+import { MISSION_STREAM_OPTIONS } from './mission-expiry.process-manager.js';
+import { AdministratorRequiredError } from './lifecycle-problems.js';
+
+/** The answer to a blob deletion: the tombstone's terminal status and when the body was deleted. */
+export interface BlobDeletionResult {
+  readonly mission_s256: string;
+  readonly mission_status: 'terminated';
+  readonly termination_reason: TerminationReason;
+  readonly terminated_at: string;
+  readonly blob_deleted_at: string;
+}
+
+/**
+ * Spec 3 rule 5, spec 8 "terminal state retention … tombstone kept after body deletion": an
+ * administrator of the mission's tenant deletes the body (`psblob-<s256>`) of a terminated mission.
+ * Order: MissionBlobDeleted on `psmission-<s256>` under the expected revision (the commit point, the
+ * audit record and the tombstone; refused for an active mission), then the hard delete of
+ * `psblob-<s256>` (repeated by the `ps_blob_deletion` process manager after a crash). A repeat
+ * returns the same answer and records nothing.
+ */
+@Injectable()
+export class MissionBlobDeletion {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly audit: SecurityAudit,
+  ) {}
+
+  async delete(caller: AuthenticatedCaller, body: unknown, facts: RequestFacts): Promise<BlobDeletionResult> {
+    // Spec 5.4–5.5: an administrative operation; anyone else is refused before any lookup.
+    if (caller.kind !== 'principal' || caller.role !== 'admin') {
+      this.audit.record({ kind: 'access_denied', reason: 'blob_deletion_requires_admin', caller, ...facts });
+      throw new AdministratorRequiredError();
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidManagementRequestError('the request must be a JSON object');
+    const request = body as Record<string, unknown>;
+    const s256 = request['mission_s256'];
+    if (!isMissionS256(s256)) {
+      this.audit.record({ kind: 'malformed_reference', reason: 'blob_deletion', caller, ...facts });
+      throw new InvalidMissionReferenceError();
+    }
+    const requestId = request['request_id'];
+    const purpose = request['purpose'];
+    checkBlobDeletionRequest({ requestId, purpose });
+    const now = this.clock.now();
+    let result;
+    try {
+      result = await handleCommand(
+        this.store,
+        missionStreamName(s256),
+        missionDecider,
+        { type: 'deleteBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now },
+        { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now },
+        MISSION_STREAM_OPTIONS,
+      );
+    } catch (error) {
+      // Spec 5.9: absent and not authorized are one answer; the probe is audited with a keyed digest.
+      if (error instanceof MissionNotFoundError) this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });
+      throw error;
+    }
+    await deleteBlobStream(this.store, s256);
+    const state = result.state;
+    if (state.status !== 'terminated' || state.blobDeleted === undefined) throw new Error('the blob deletion was not recorded');
+    return {
+      mission_s256: s256,
+      mission_status: 'terminated',
+      termination_reason: state.termination.reason,
+      terminated_at: state.termination.terminatedAt.toISOString(),
+      blob_deleted_at: state.blobDeleted.at.toISOString(),
+    };
+  }
+}
