@@ -16,6 +16,8 @@ export class AgentProviderUnavailableError extends Error {
 }
 
 export interface AgentProviderKeysOptions {
+  /** Where discovery looks when neither `jwks` nor `jwks_uri` is configured; default the agent provider path. */
+  readonly metadataPath?: string;
   /** Per HTTP request (metadata or JWKS); default 5 s. */
   readonly fetchTimeoutMs?: number;
   /** How long fetched keys are used before they are fetched again; default 10 min. */
@@ -121,7 +123,7 @@ export class AgentProviderKeys {
   }
 
   private async discoverJwksUri(issuer: string): Promise<string> {
-    const metadata = await this.fetchJson(`${issuer}${AGENT_PROVIDER_METADATA_PATH}`);
+    const metadata = await this.fetchJson(`${issuer}${this.options.metadataPath ?? AGENT_PROVIDER_METADATA_PATH}`);
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
       throw new AgentProviderUnavailableError('agent provider metadata is not a JSON object');
     }

@@ -45,7 +45,26 @@ describe('person-server CONFIG_FILE schema', () => {
       untracked_access_modes: true,
       status_freshness_seconds: 30,
       rate_limits: { per_caller_per_minute: 600, per_source_per_minute: 6000 },
+      auth_token_ttl_seconds: 300,
+      revocation: {
+        wait_ms: 250,
+        max_attempts: 8,
+        initial_delay_ms: 1_000,
+        max_delay_ms: 300_000,
+        timeout_ms: 5_000,
+        lease_ms: 30_000,
+        per_resource_per_second: 200,
+        concurrency: 32,
+      },
     });
+  });
+
+  it('spec 4.4 rule 2: revocation retries are configurable but always bounded; a partial block keeps the other defaults', () => {
+    const { value } = validateJson(personServerConfigSchema, { principals: [], revocation: { wait_ms: 100, max_attempts: 3 } }, 'ps.json');
+    expect(value.revocation).toMatchObject({ wait_ms: 100, max_attempts: 3, timeout_ms: 5_000, per_resource_per_second: 200 });
+    expect(() => validateJson(personServerConfigSchema, { principals: [], revocation: { max_attempts: 0 } }, 'ps.json')).toThrow(/revocation\.max_attempts/);
+    expect(() => validateJson(personServerConfigSchema, { principals: [], revocation: { wait_ms: 60_000 } }, 'ps.json')).toThrow(/revocation\.wait_ms/);
+    expect(() => validateJson(personServerConfigSchema, { principals: [], auth_token_ttl_seconds: 0 }, 'ps.json')).toThrow(/auth_token_ttl_seconds/);
   });
 
   it('accepts a jwks_uri instead of inline keys, or neither (metadata discovery)', () => {

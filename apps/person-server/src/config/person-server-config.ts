@@ -64,6 +64,35 @@ const rateLimitsSchema = object({
   per_source_per_minute: withDefault(integer(1, 10_000_000), 6000),
 });
 
+/** Spec 4.4, DESIGN 3.3: how the PS retries revocation of Tracked Auth Tokens after termination. */
+const revocationSchema = object({
+  /** How long `terminate` waits for immediate revocation results before it answers (spec 4.2 step 6). */
+  wait_ms: withDefault(integer(0, 5_000), 250),
+  /** Rounds per mission, the first included; then the PS stops and the residual stays reported (bounded, spec 4.4 rule 2). */
+  max_attempts: withDefault(integer(1, 100), 8),
+  initial_delay_ms: withDefault(integer(10, 3_600_000), 1_000),
+  max_delay_ms: withDefault(integer(10, 86_400_000), 300_000),
+  /** One call's deadline; no answer in time is `timeout` (unconfirmed). */
+  timeout_ms: withDefault(integer(100, 60_000), 5_000),
+  /** How long a claimed round is owned by one replica (a crashed replica's round is retried after it). */
+  lease_ms: withDefault(integer(1_000, 600_000), 30_000),
+  /** Calls per second to any one resource origin (spec 4.4 rule 2: rate limited). */
+  per_resource_per_second: withDefault(integer(1, 100_000), 200),
+  /** Calls in flight per round. */
+  concurrency: withDefault(integer(1, 1_000), 32),
+});
+
+const REVOCATION_DEFAULTS = {
+  wait_ms: 250,
+  max_attempts: 8,
+  initial_delay_ms: 1_000,
+  max_delay_ms: 300_000,
+  timeout_ms: 5_000,
+  lease_ms: 30_000,
+  per_resource_per_second: 200,
+  concurrency: 32,
+};
+
 /** The Person Server's CONFIG_FILE (DESIGN 5): management principals, trusted agent providers and resources, limits. */
 export const personServerConfigSchema = refine(
   object(
@@ -76,6 +105,9 @@ export const personServerConfigSchema = refine(
       untracked_access_modes: withDefault(boolean(), true),
       status_freshness_seconds: withDefault(integer(1, 3_600), 30),
       rate_limits: withDefault(rateLimitsSchema, { per_caller_per_minute: 600, per_source_per_minute: 6000 }),
+      /** Lifetime of an Auth Token; never past the mission's `expires_at` (DESIGN 3.1). */
+      auth_token_ttl_seconds: withDefault(integer(10, 86_400), 300),
+      revocation: withDefault(revocationSchema, REVOCATION_DEFAULTS),
     },
     { unknownKeys: 'warn' },
   ),
@@ -94,3 +126,4 @@ export type PersonServerConfig = Infer<typeof personServerConfigSchema>;
 export type ManagementPrincipal = PersonServerConfig['principals'][number];
 export type AgentProvider = PersonServerConfig['agent_providers'][number];
 export type TrustedResource = PersonServerConfig['resources'][number];
+export type RevocationSettings = PersonServerConfig['revocation'];

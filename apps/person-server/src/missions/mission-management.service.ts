@@ -5,6 +5,7 @@ import { StreamDeletedError, WrongExpectedRevisionError, type EventStore, type J
 import { EVENT_STORE, SERVICE_CONFIG, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import {
   blobStreamName,
+  delegationTreeNodes,
   checkTerminationRequestSyntax,
   effectiveState,
   encodeMissionBlob,
@@ -51,6 +52,8 @@ import { InvalidManagementRequestError } from '../http/problem-errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
+import { RevocationWork } from '../revocation/revocation.module.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
 
 /** DESIGN 1: the one event of `psblob-<s256>`: the exact blob bytes, base64url (never in the mission log). */
 export const MISSION_BLOB_STORED = 'MissionBlobStored';
@@ -113,6 +116,8 @@ export class MissionManagement {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly audit: SecurityAudit,
     private readonly cursors: TreeCursors,
+    private readonly ledger: TokenLedger,
+    private readonly revocation: RevocationWork,
   ) {}
 
   /** The PS issuer identifier: the `approver` of every blob it approves (spec 2.1). */
@@ -327,10 +332,12 @@ export class MissionManagement {
           MISSION_STREAM_OPTIONS,
         ),
       );
-      // Step (4): every decision path reads psmission-<s256>, so the commit is already visible.
-      // Step (5): no Tracked Auth Tokens exist yet (token issuance comes later), so there is nothing to revoke.
-      // Step (6): the committed result with the revocation summary at response time.
-      const answer: DomainJsonObject = { ...terminationResult(result.state, now), token_residual: this.tokenResidual() };
+      // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
+      // Step (5): start revocation now; it never delays or rolls back the commit above.
+      await this.revocation.start(s256, this.context(caller, now, `terminate:${request.requestId}`));
+      // Step (6): the committed result with the revocation summary at response time (after at most `revocation.wait_ms`).
+      const tokenResidual = await this.revocation.revocations.residualAfterWaiting(s256, this.config.untracked_access_modes);
+      const answer: DomainJsonObject = { ...terminationResult(result.state, now), token_residual: tokenResidual };
       const stored = await handleCommand(
         this.store,
         idemStream,
@@ -343,14 +350,6 @@ export class MissionManagement {
     });
   }
 
-  /**
-   * Spec 2.5: no Tracked Auth Token exists yet (0 of everything). `complete` is never true while the
-   * deployment declares untracked access modes (spec 4.4 item 6, DESIGN 3.3).
-   */
-  private tokenResidual(): DomainJsonObject {
-    return { tracked: 0, revocation_attempted: 0, revocation_confirmed: 0, complete: !this.config.untracked_access_modes };
-  }
-
   /** Spec 4.2 rule 1: an approved, still active mission of this PS that the caller may act on, other than the one terminated. */
   private async replacementResolves(caller: ManagementCaller, replacement: string, s256: string): Promise<boolean> {
     if (!isMissionS256(replacement) || replacement === s256) return false;
@@ -360,8 +359,9 @@ export class MissionManagement {
   }
 
   /**
-   * Spec 4.3: the nodes from verified data only. Today the only verified node is the root (the
-   * blob's agent); sub-agent and call-chain edges come with token issuance. Appends DelegationTreeRead.
+   * Spec 4.3: the nodes from verified data only: the blob's agent as root, and the sub-agent and
+   * call-chain holders of Auth Tokens recorded on `pstokens-<s256>` (ps-domain `delegationTreeNodes`).
+   * Appends DelegationTreeRead.
    */
   async delegationTree(caller: AuthenticatedCaller, s256: string, body: Record<string, unknown>, facts: RequestFacts): Promise<JsonObject> {
     const maxResults = body['max_results'] ?? TREE_PAGE.defaultMaxResults;
@@ -377,7 +377,9 @@ export class MissionManagement {
       const role = authorizedRole(state, who);
       const scope = { callerKey: callerKey(caller), missionS256: s256 };
       const offset = cursor === undefined ? 0 : this.cursors.open(cursor, scope, now);
-      const nodes = treeNodes(state as Extract<MissionState, { agent: string }>, role);
+      const mission = state as Extract<MissionState, { agent: string }>;
+      // Spec 2.7: token identifiers for persons and administrators; an agent sees only its own.
+      const nodes = delegationTreeNodes(mission.agent, await this.ledger.state(s256), role === 'agent' ? { kind: 'own', agent: mission.agent } : { kind: 'all' });
       const page = nodes.slice(offset, offset + maxResults);
       const next = offset + page.length < nodes.length ? this.cursors.issue(scope, offset + page.length, now) : undefined;
       await this.mutex.run(s256, () =>
@@ -421,7 +423,3 @@ function authorizedRole(state: MissionState, caller: ManagementCaller): 'agent' 
   return role;
 }
 
-/** Spec 2.7: token identifiers are omitted from an Agent's answer (none are tracked yet for anyone). */
-function treeNodes(mission: { readonly agent: string }, role: 'agent' | 'person' | 'admin'): TreeNode[] {
-  return [{ agent: mission.agent, relationship: 'root', ...(role === 'agent' ? {} : { tokens: [] }) }];
-}

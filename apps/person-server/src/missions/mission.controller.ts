@@ -2,11 +2,11 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nest
 import type { Request, Response } from 'express';
 import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { isMissionS256 } from '@mission/ps-domain';
-import { parseStrictJson, StrictJsonError } from '@mission/strict-json';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { InvalidManagementRequestError, InvalidMissionReferenceError, MissionNotFoundError, UnsupportedOperationError } from '../http/problem-errors.js';
 import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { strictJsonBody } from '../http/strict-json-body.js';
 import { MissionManagement, type RequestFacts } from './mission-management.service.js';
 import { toProblem } from './mission-problems.js';
 import { ProbeLimiter } from './probe-limiter.js';
@@ -113,18 +113,6 @@ export class MissionController {
       if (problem instanceof MissionNotFoundError) this.probes.recordFailure(key);
       throw problem;
     }
-  }
-}
-
-/** Spec 4 / DESIGN 3.3: the exact received bytes parsed strictly — a duplicate member name is invalid_request. */
-function strictJsonBody(request: Request): unknown {
-  const raw = (request as Request & { rawBody?: Buffer }).rawBody;
-  if (raw === undefined || raw.length === 0) throw new InvalidManagementRequestError('a JSON body is required');
-  try {
-    return parseStrictJson(raw.toString('utf8'));
-  } catch (error) {
-    if (error instanceof StrictJsonError) throw new InvalidManagementRequestError('the body must be JSON without duplicate member names');
-    throw error;
   }
 }
 

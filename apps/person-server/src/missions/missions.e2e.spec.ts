@@ -483,12 +483,12 @@ describe('spec 5.9 anti-oracle', () => {
 });
 
 describe('spec 4.3 delegation_tree', () => {
-  it('spec 4.3, 2.7: the root node from verified data; tokens omitted for the agent; DelegationTreeRead is logged', async () => {
+  it('spec 4.3, 2.7: the root node from verified data; an agent sees token identifiers of its own node only; DelegationTreeRead is logged', async () => {
     const agent = await newAgent();
     const { s256 } = await approvedMission(agent);
     const reply = await asAgent(agent, { body: { operation: 'delegation_tree', mission_s256: s256 } });
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ mission_s256: s256, as_of: expect.any(String), nodes: [{ agent: ASSISTANT, relationship: 'root' }], complete: true });
+    expect(reply.json).toEqual({ mission_s256: s256, as_of: expect.any(String), nodes: [{ agent: ASSISTANT, relationship: 'root', tokens: [] }], complete: true });
     const byPerson = await asPrincipal(alice, { body: { operation: 'delegation_tree', mission_s256: s256, max_results: 1 } });
     expect(byPerson.json['nodes']).toEqual([{ agent: ASSISTANT, relationship: 'root', tokens: [] }]);
     expect((await events(`psmission-${s256}`)).filter((event) => event.type === 'DelegationTreeRead')).toHaveLength(2);

@@ -1,0 +1,118 @@
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
+import { SignatureKeyError, verifyAgentToken, type AgentProvider } from '@mission/signature-key';
+import type { AgentProviderKeys } from '../auth/agent-provider-keys.js';
+import type { AuthenticatedAgent, AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { InvalidTokenRequestError, TokenAccessDeniedError } from './token-problems.js';
+import type { VerifiedResourceToken } from './resource-token.js';
+import type { VerifiedUpstreamToken } from './auth-tokens.js';
+
+/** Tokens larger than this are refused before any parsing (a JWT with a key is well under 8 KiB). */
+export const MAX_TOKEN_LENGTH = 16_384;
+
+/** The `POST /token` body (DESIGN 3.1, 3.3). */
+export interface TokenRequest {
+  readonly resourceToken: string;
+  readonly subagentToken?: string;
+  readonly upstreamToken?: string;
+}
+
+/** Who will hold the Auth Token: its `cnf` key and its place in the delegation tree. */
+export interface TokenHolder {
+  readonly agent: string;
+  readonly jkt: string;
+  readonly cnfJwk: JWK;
+}
+
+// ── One rule per function, in the order the endpoint runs them ──────────────────────────────────
+
+/** DESIGN 3.1: Auth Tokens are requested by agents; a person or administrator has no use for one. */
+export function requireAgent(caller: AuthenticatedCaller): AuthenticatedAgent {
+  if (caller.kind !== 'agent') throw new TokenAccessDeniedError('only an agent may request an auth token');
+  return caller;
+}
+
+/** DESIGN 3.3: AAuth sub-agents are single-level; a sub-agent's own token requests are refused (its parent asks for it). */
+export function refuseSubAgentCaller(caller: AuthenticatedAgent): void {
+  if (caller.parentAgent !== undefined) throw new TokenAccessDeniedError('a sub-agent cannot request auth tokens; its parent agent requests them with subagent_token');
+}
+
+/** Strict shape of the body: `resource_token` required; `subagent_token` and `upstream_token` optional, not both. Unknown members are ignored. */
+export function parseTokenRequest(body: unknown): TokenRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidTokenRequestError('the request must be a JSON object');
+  const record = body as Record<string, unknown>;
+  const token = (name: string, required: boolean): string | undefined => {
+    const value = record[name];
+    if (value === undefined && !required) return undefined;
+    if (typeof value !== 'string' || value.length === 0) throw new InvalidTokenRequestError(`${name} must be a non-empty string`);
+    if (value.length > MAX_TOKEN_LENGTH) throw new InvalidTokenRequestError(`${name} is longer than ${MAX_TOKEN_LENGTH} characters`);
+    return value;
+  };
+  const resourceToken = token('resource_token', true)!;
+  const subagentToken = token('subagent_token', false);
+  const upstreamToken = token('upstream_token', false);
+  if (subagentToken !== undefined && upstreamToken !== undefined) throw new InvalidTokenRequestError('subagent_token and upstream_token cannot be combined');
+  return { resourceToken, ...(subagentToken !== undefined ? { subagentToken } : {}), ...(upstreamToken !== undefined ? { upstreamToken } : {}) };
+}
+
+/** The caller's own key (from its verified Agent Token) holds the token, unless a sub-agent is named. */
+export async function callerAsHolder(caller: AuthenticatedAgent): Promise<TokenHolder> {
+  const cnf = caller.tokenClaims['cnf'] as { jwk?: Record<string, unknown> } | undefined;
+  const jwk = publicMembers(cnf?.jwk ?? {});
+  return { agent: caller.agent, jkt: caller.agentJkt, cnfJwk: jwk };
+}
+
+/**
+ * DESIGN 3.3: `subagent_token` is the sub-agent's Agent Token from a configured provider whose
+ * `parent_agent` is the caller (spec 4.3 rule 4: the edge comes from this verified token, not from
+ * the caller's say-so). The sub-agent's key then holds the Auth Token.
+ */
+export async function verifiedSubAgent(jwt: string, caller: AuthenticatedAgent, providers: AgentProviderKeys, clock: { now(): Date }): Promise<TokenHolder> {
+  let verified;
+  try {
+    const issuer = unverifiedClaim(jwt, 'iss');
+    const kid = unverifiedKid(jwt);
+    const known: AgentProvider[] = issuer !== undefined && kid !== undefined && providers.isTrusted(issuer) ? [await providers.providerFor(issuer, kid)] : [];
+    verified = await verifyAgentToken(jwt, known, clock);
+  } catch (error) {
+    if (error instanceof SignatureKeyError) throw new InvalidTokenRequestError('subagent_token is not a valid agent token of a configured provider');
+    throw error;
+  }
+  if (verified.parentAgent !== caller.agent) throw new InvalidTokenRequestError('subagent_token must name the calling agent as parent_agent');
+  const cnfJwk = publicMembers(verified.cnfJwk as unknown as Record<string, unknown>);
+  return { agent: verified.agent, jkt: await calculateJwkThumbprint(cnfJwk, 'sha256'), cnfJwk };
+}
+
+/** DESIGN 3.1: the Resource Token names the agent (and its key) that will present the Auth Token. */
+export function resourceTokenNamesHolder(resource: VerifiedResourceToken, holder: TokenHolder): void {
+  if (resource.agent !== holder.agent || resource.agentJkt !== holder.jkt) {
+    throw new InvalidTokenRequestError('resource_token was issued for another agent or key');
+  }
+}
+
+/** DESIGN 3.3 call chain: the upstream Auth Token is of the same mission as the new Resource Token. */
+export function upstreamMatchesMission(upstream: VerifiedUpstreamToken, resource: VerifiedResourceToken): void {
+  if (upstream.missionS256 !== resource.missionS256) throw new InvalidTokenRequestError('upstream_token belongs to another mission');
+}
+
+function publicMembers(jwk: Record<string, unknown>): JWK {
+  const { kty, crv, x, y } = jwk as { kty?: string; crv?: string; x?: string; y?: string };
+  return { ...(kty !== undefined ? { kty } : {}), ...(crv !== undefined ? { crv } : {}), ...(x !== undefined ? { x } : {}), ...(y !== undefined ? { y } : {}) };
+}
+
+function unverifiedClaim(jwt: string, name: string): string | undefined {
+  try {
+    const value = decodeJwt(jwt)[name];
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function unverifiedKid(jwt: string): string | undefined {
+  try {
+    const { kid } = decodeProtectedHeader(jwt);
+    return typeof kid === 'string' && kid !== '' ? kid : undefined;
+  } catch {
+    return undefined;
+  }
+}

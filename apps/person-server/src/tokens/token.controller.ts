@@ -1,0 +1,30 @@
+import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { strictJsonBody } from '../http/strict-json-body.js';
+import { toProblem } from '../missions/mission-problems.js';
+import { TokenEndpoint } from './token-endpoint.service.js';
+
+/**
+ * `POST /token` (DESIGN 3.1): signed by the agent (spec 5.1), JSON body
+ * `{"resource_token", "subagent_token"?, "upstream_token"?}` → `200 {"auth_token", "expires_in"}`.
+ * Errors are problem+json; a terminated mission is `403 mission_terminated` (spec 3 rule 3).
+ */
+@Controller('token')
+@UseGuards(SignedRequestGuard)
+export class TokenController {
+  constructor(private readonly tokens: TokenEndpoint) {}
+
+  @Post()
+  async token(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      const issued = await this.tokens.issue(caller, strictJsonBody(request));
+      response.status(200);
+      return { ...issued, token_type: 'aa-auth+jwt' };
+    } catch (error) {
+      throw toProblem(error);
+    }
+  }
+}
