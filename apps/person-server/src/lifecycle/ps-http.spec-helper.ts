@@ -78,18 +78,23 @@ export class PsClient {
     });
   }
 
-  async asAgent(agent: Agent, options: { body?: unknown; path?: string }): Promise<Reply> {
+  async asAgent(agent: Agent, options: { body?: unknown; path?: string; claims?: Record<string, unknown> }): Promise<Reply> {
+    return this.send(await this.agentSigned(agent, options));
+  }
+
+  /** The signed request of {@link asAgent} (its `signature-key` header carries the raw Agent Token). */
+  async agentSigned(agent: Agent, options: { body?: unknown; path?: string; claims?: Record<string, unknown> }): Promise<TestRequest> {
     const now = Math.floor(Date.now() / 1000);
     const body = options.body !== undefined ? JSON.stringify(options.body) : undefined;
     const request = await agentRequest({
       agentKey: agent.key,
       signedUrl: testBaseUrl,
       created: created(),
-      tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600 },
+      tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...options.claims },
       ...(body !== undefined ? { body } : {}),
       ...(options.path !== undefined ? { path: options.path } : {}),
     });
-    return this.send(request);
+    return request;
   }
 
   async asPrincipal(key: TestKey, options: { body?: unknown; rawBody?: string; path?: string }): Promise<Reply> {
