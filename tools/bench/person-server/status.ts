@@ -118,8 +118,14 @@ export const statusSection: BenchSection = {
     );
     console.log(`  ${thousands(rps)} requests/s, p50 ${fixed(percentile(sorted, 0.5), 2)} ms, p99 ${fixed(percentile(sorted, 0.99), 2)} ms, max ${fixed(sorted.at(-1) ?? Number.NaN, 2)} ms (${ok} × 200, ${errors} errors)`);
     for (const [what, { count, example }] of result.failures) console.log(`  ERROR ${count} × ${what}, e.g. ${example}`);
-    const full = result.perSecond.slice(0, Math.floor(result.elapsedSeconds));
-    if (full.length >= 2) console.log(`  per second: first ${thousands(full[0] ?? 0)}, last ${thousands(full.at(-1) ?? 0)} (min ${thousands(Math.min(...full))}, max ${thousands(Math.max(...full))})`);
+    const full = Array.from({ length: Math.floor(result.elapsedSeconds) }, (_, second) => result.perSecond[second] ?? 0);
+    if (full.length >= 2) {
+      const idle = full.filter((completions) => completions === 0).length;
+      console.log(
+        `  completions per second: first ${thousands(full[0]!)}, last ${thousands(full.at(-1)!)}, min ${thousands(Math.min(...full))}, max ${thousands(Math.max(...full))}` +
+          (idle > 0 ? `; ${idle} whole second(s) with NO completion` : ''),
+      );
+    }
     console.log(
       `  server CPU ${fixed(serverCpuSeconds, 2)} s = ${fixed(serverCpuMicrosPerRequest, 0)} µs per request (user+system of the PS process over the window, /metrics); ` +
         `1/throughput = ${fixed(1e6 / rps, 0)} µs per request`,
