@@ -104,6 +104,20 @@ export class PersonServerProcess {
     }
   }
 
+  /**
+   * Linux scheduler statistics of the server's main thread (its event loop), from
+   * `/proc/<pid>/task/<pid>/schedstat`: seconds on a CPU, and seconds runnable but WAITING for a CPU
+   * (run queue delay: the machine was busy with other work). Undefined where /proc is not available.
+   */
+  schedstat(): { onCpuSeconds: number; waitingSeconds: number } | undefined {
+    try {
+      const [onCpu, waiting] = readFileSync(`/proc/${this.child.pid}/task/${this.child.pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+      return onCpu === undefined || waiting === undefined ? undefined : { onCpuSeconds: onCpu / 1e9, waitingSeconds: waiting / 1e9 };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** CPU time and resident memory from the server's own `/metrics` (prom-client default metrics). */
   async metrics(): Promise<ServerMetrics> {
     const text = await (await fetch(`${this.baseUrl}/metrics`)).text();

@@ -6,8 +6,8 @@
  * the measured window are signed BEFORE it starts (as many as the warm-up rate says the window needs,
  * +50 %; a caller that runs out signs on the fly, and the count is printed), so the load generator's
  * signing does not take CPU from the server during the window (both run on the same machine).
- * BENCH_PRESIGN=0 signs every request just before sending instead. Either way the latency clock starts
- * when the signed bytes are handed to the socket.
+ * BENCH_PRESIGN=0 (or BENCH_SECONDS > 40) signs every request just before sending instead. Either way
+ * the latency clock starts when the signed bytes are handed to the socket.
  */
 import { cpuUsage } from 'node:process';
 import { ascending, fixed, nowMicros, percentile, thousands, type BenchContext, type BenchSection } from './context.js';
@@ -98,12 +98,17 @@ export const statusSection: BenchSection = {
       warmRate = warm.latenciesMs.length / warm.elapsedSeconds;
       if (warm.failures.size > 0) console.log(`  warm-up: ${[...warm.failures].map(([what, { count, example }]) => `${count} × ${what} (e.g. ${example})`).join('; ')}`);
     }
-    const perCaller = PRESIGN ? Math.ceil((Math.max(warmRate, 50) * options.seconds * 1.5) / options.concurrency) + 4 : 0;
-    const ahead = PRESIGN ? presign(context, perCaller) : undefined;
+    // Signatures are accepted for 60 s after `created`: longer windows sign on the fly.
+    const presigning = PRESIGN && options.seconds <= 40;
+    if (PRESIGN && !presigning) console.log(`  BENCH_SECONDS ${options.seconds} > 40: requests are signed on the fly (pre-signed ones would leave the ±60 s window)`);
+    const perCaller = presigning ? Math.ceil((Math.max(warmRate, 50) * options.seconds * 1.5) / options.concurrency) + 4 : 0;
+    const ahead = presigning ? presign(context, perCaller) : undefined;
     const before = await server.metrics();
+    const schedBefore = server.schedstat();
     const clientBefore = cpuUsage();
     const result = await closedLoop(context, options.seconds, ahead?.requests);
     const client = cpuUsage(clientBefore);
+    const schedAfter = server.schedstat();
     const after = await server.metrics();
 
     const ok = result.latenciesMs.length;
@@ -130,6 +135,14 @@ export const statusSection: BenchSection = {
       `  server CPU ${fixed(serverCpuSeconds, 2)} s = ${fixed(serverCpuMicrosPerRequest, 0)} µs per request (user+system of the PS process over the window, /metrics); ` +
         `1/throughput = ${fixed(1e6 / rps, 0)} µs per request`,
     );
+    if (schedBefore !== undefined && schedAfter !== undefined) {
+      const onCpu = schedAfter.onCpuSeconds - schedBefore.onCpuSeconds;
+      const waiting = schedAfter.waitingSeconds - schedBefore.waitingSeconds;
+      console.log(
+        `  PS event-loop thread over the ${fixed(result.elapsedSeconds)} s window (/proc schedstat): on a CPU ${fixed(onCpu, 2)} s, runnable but waiting for a CPU ${fixed(waiting, 2)} s, ` +
+          `neither (blocked or idle) ${fixed(result.elapsedSeconds - onCpu - waiting, 2)} s`,
+      );
+    }
     const signing = ahead
       ? `${thousands(perCaller * options.concurrency)} requests signed before the window in ${fixed(ahead.micros / 1e6, 1)} s (${fixed(ahead.micros / (perCaller * options.concurrency), 0)} µs each: Ed25519 RFC 9421 + Content-Digest); ` +
         `${thousands(result.signed)} signed on the fly inside the window`
