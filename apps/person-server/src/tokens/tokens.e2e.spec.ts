@@ -280,7 +280,7 @@ describe('spec 4.4 / 2.5: revocation after termination and token_residual', () =
   it('confirms every tracked token at once against a resource that answers 200, signed by the PS', async () => {
     const agent = await newAgent();
     const { s256 } = await ps.approvedMission(agent);
-    const jtis = [];
+    const jtis: string[] = [];
     for (let index = 0; index < 3; index++) jtis.push(String(decodeJwt(String((await authToken(agent, s256)).json['auth_token'])).jti));
     const reply = await terminate(s256);
     expect(reply.status).toBe(200);

@@ -3,11 +3,11 @@ import { AGENT, APPROVER, MISSION_S256, OTHER_AGENT, T0, at } from '../testing/f
 import { delegationTreeNodes } from './delegation-tree.js';
 import { tokenResidual } from './token-residual.js';
 import { PS_REVOCATION, trackedTokenDecider } from './tracked-token.decider.js';
-import { TOKEN_POLICIES, type TrackedTokenEvent } from './tracked-token.events.js';
+import { TOKEN_POLICIES, type TokenLogData, type TokenPolicy, type TrackedTokenEvent } from './tracked-token.events.js';
 
 const EXP_1 = '2026-11-22T09:05:00.000Z';
 const EXP_2 = '2026-11-22T09:10:00.000Z';
-const base = (sequence: number, policy: string = TOKEN_POLICIES.owningAgent) => ({
+const base = (sequence: number, policy: TokenPolicy = TOKEN_POLICIES.owningAgent): TokenLogData => ({
   approver: APPROVER,
   mission_s256: MISSION_S256,
   sequence,

@@ -3,7 +3,7 @@ import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { AGENT, APPROVER, MISSION_S256, OTHER_AGENT, OTHER_S256, T0, T1, T2, at } from '../testing/fixtures.js';
 import type { IssuedTokenFacts, RecordIssuedToken } from './tracked-token.commands.js';
 import { PS_REVOCATION, trackedTokenDecider } from './tracked-token.decider.js';
-import { TOKEN_POLICIES, type TrackedTokenEvent } from './tracked-token.events.js';
+import { TOKEN_POLICIES, type TokenLogData, type TokenPolicy, type TrackedTokenEvent } from './tracked-token.events.js';
 import { revocationCandidates, tokenKey } from './tracked-token.state.js';
 
 const RESOURCE = 'https://files.example';
@@ -20,7 +20,7 @@ function issue(overrides: Partial<IssuedTokenFacts> = {}, now = T0): RecordIssue
   return { type: 'recordIssued', approver: APPROVER, missionS256: MISSION_S256, token: facts(overrides), actor: AGENT_ACTOR, policy: TOKEN_POLICIES.owningAgent, now };
 }
 
-const log = (sequence: number, now: Date, actor = AGENT_ACTOR, policy: string = TOKEN_POLICIES.owningAgent) => ({
+const log = (sequence: number, now: Date, actor = AGENT_ACTOR, policy: TokenPolicy = TOKEN_POLICIES.owningAgent): TokenLogData => ({
   approver: APPROVER,
   mission_s256: MISSION_S256,
   sequence,
