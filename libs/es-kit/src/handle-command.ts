@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, type AppendResult, type EventData, type EventStore, type JsonObject } from '@mission/event-store';
 import type { Decider, DomainEvent } from '@mission/decider';
 import { metadataFor, type CommandContext } from './event-metadata.js';
+import { hashOfLastEvent, rememberAppendedHead } from './chain-head-cache.js';
 import { eventHash, genesisHash, PREV_HASH, type ChainedEvent } from './hash-chain.js';
 
 export interface HandleCommandOptions {
@@ -14,7 +16,8 @@ export interface AggregateState<State> {
   readonly state: State;
   /** Revision of the last event read, or `no_stream`: the expected revision for the next append. */
   readonly revision: bigint | 'no_stream';
-  readonly lastEvent?: ChainedEvent;
+  /** The event read last (a RecordedEvent, with its `id`, when read from the store). */
+  readonly lastEvent?: ChainedEvent & { readonly id?: string };
 }
 
 export interface CommandResult<State, Event extends DomainEvent> extends AggregateState<State> {
@@ -78,12 +81,57 @@ export async function decideAndAppend<Command, Event extends DomainEvent, State>
   context: CommandContext,
   options: Pick<HandleCommandOptions, 'hashChain'> = {},
 ): Promise<CommandResult<State, Event>> {
+  const prepared = prepareAppend(streamName, decider, current, command, context, options);
+  if (prepared.events.length === 0) return { ...current, newEvents: prepared.newEvents };
+  const append = await store.appendToStream(streamName, prepared.events, { expectedRevision: prepared.expectedRevision });
+  return completeAppend(prepared, decider, append);
+}
+
+/** A decision over state already read, turned into the events to append (nothing written yet). */
+export interface PreparedAppend<State, Event extends DomainEvent> {
+  readonly streamName: string;
+  readonly current: AggregateState<State>;
+  readonly newEvents: Event[];
+  /** With metadata (and `prev_hash` on a hash-chained stream) and ids; empty when nothing was decided. */
+  readonly events: EventData[];
+  /** The revision the decision was made over: the append must be made at exactly this revision. */
+  readonly expectedRevision: bigint | 'no_stream';
+  readonly hashChain: boolean;
+}
+
+/**
+ * The first half of `decideAndAppend`, for callers that append many decisions together
+ * (`EventStore.appendToStreams`): decide over `current` and build the events. Append them with
+ * `expectedRevision`, then call `completeAppend` with the result.
+ */
+export function prepareAppend<Command, Event extends DomainEvent, State>(
+  streamName: string,
+  decider: Decider<Command, Event, State>,
+  current: AggregateState<State>,
+  command: Command,
+  context: CommandContext,
+  options: Pick<HandleCommandOptions, 'hashChain'> = {},
+): PreparedAppend<State, Event> {
   const newEvents = decider.decide(command, current.state);
-  if (newEvents.length === 0) return { ...current, newEvents };
-  const eventData = toEventData(streamName, current, newEvents, context, options.hashChain ?? false);
-  const append = await store.appendToStream(streamName, eventData, { expectedRevision: current.revision });
-  const state = newEvents.reduce(decider.evolve, current.state);
-  return { state, revision: append.nextExpectedRevision, newEvents, append };
+  const hashChain = options.hashChain ?? false;
+  const events = newEvents.length === 0 ? [] : toEventData(streamName, current, newEvents, context, hashChain);
+  return { streamName, current, newEvents, events, expectedRevision: current.revision, hashChain };
+}
+
+/** The second half: the state after a committed append of `prepared.events`. */
+export function completeAppend<Command, Event extends DomainEvent, State>(
+  prepared: PreparedAppend<State, Event>,
+  decider: Decider<Command, Event, State>,
+  append: AppendResult,
+): CommandResult<State, Event> {
+  const last = prepared.events[prepared.events.length - 1];
+  if (prepared.hashChain && last?.id !== undefined) {
+    rememberAppendedHead(prepared.streamName, last.id, {
+      streamName: prepared.streamName, revision: append.nextExpectedRevision, type: last.type, data: last.data, metadata: last.metadata ?? {},
+    });
+  }
+  const state = prepared.newEvents.reduce(decider.evolve, prepared.current.state);
+  return { state, revision: append.nextExpectedRevision, newEvents: prepared.newEvents, append };
 }
 
 function toEventData<Event extends DomainEvent>(
@@ -94,13 +142,14 @@ function toEventData<Event extends DomainEvent>(
   hashChain: boolean,
 ): EventData[] {
   const base = metadataFor(context);
-  let previousHash = hashChain ? (current.lastEvent ? eventHash(current.lastEvent) : genesisHash(streamName)) : undefined;
+  let previousHash = hashChain ? (current.lastEvent ? hashOfLastEvent(current.lastEvent) : genesisHash(streamName)) : undefined;
   let revision = current.revision === 'no_stream' ? 0n : current.revision + 1n;
-  return events.map((event) => {
+  return events.map((event, index) => {
     const data = event.data as JsonObject;
     const metadata: JsonObject = previousHash === undefined ? { ...base } : { ...base, [PREV_HASH]: previousHash };
-    if (previousHash !== undefined) previousHash = eventHash({ streamName, revision, type: event.type, data, metadata });
+    // The next event's link; the last event's own hash is left to the chain-head cache (computed when needed).
+    if (previousHash !== undefined && index < events.length - 1) previousHash = eventHash({ streamName, revision, type: event.type, data, metadata });
     revision += 1n;
-    return { type: event.type, data, metadata };
+    return { id: randomUUID(), type: event.type, data, metadata };
   });
 }

@@ -1,7 +1,10 @@
 export * from './event-metadata.js';
 export * from './hash-chain.js';
 export { verifyHashChain, type ChainVerification } from './verify-hash-chain.js';
-export { aggregateStream, decideAndAppend, handleCommand, type AggregateState, type CommandResult, type HandleCommandOptions } from './handle-command.js';
+export {
+  aggregateStream, completeAppend, decideAndAppend, handleCommand, prepareAppend,
+  type AggregateState, type CommandResult, type HandleCommandOptions, type PreparedAppend,
+} from './handle-command.js';
 export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
 export {
   ProcessManagerRunner, backoffDelayMs,

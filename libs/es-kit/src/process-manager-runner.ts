@@ -50,6 +50,13 @@ export interface ProcessManagerRunnerOptions {
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
 
+/** When open work becomes due (pending) or claimable again (lease ran out); never for finished work. */
+function dueTime(state: WorkState): number {
+  if (state.status === 'pending') return state.dueAt.getTime();
+  if (state.status === 'claimed') return state.leaseUntil.getTime();
+  return Number.POSITIVE_INFINITY;
+}
+
 /** Exponential back-off with full jitter, capped. */
 export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
@@ -78,6 +85,13 @@ export class ProcessManagerRunner {
   private stopping = false;
   private readonly performing = new Set<Promise<void>>();
   private loopFailure: unknown;
+  /**
+   * No open work is due before this time (ms): the poll skips scanning the index until then. Lowered
+   * whenever the index changes; -Infinity forces the next poll to scan. (The index of a PM scheduling
+   * far-future work — e.g. grant lapse, one item per child — holds thousands of items, and scanning it
+   * every poll cost more CPU than the cascade's own work.)
+   */
+  private noneDueBefore = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: EventStore,
@@ -160,19 +174,32 @@ export class ProcessManagerRunner {
     for await (const event of subscription) {
       const state = workItemDecider.evolve(this.open.get(event.streamName) ?? workItemDecider.initialState, event as unknown as WorkEvent);
       if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
-      else this.open.set(event.streamName, state);
+      else {
+        this.open.set(event.streamName, state);
+        const due = dueTime(state);
+        if (due < this.noneDueBefore) this.noneDueBefore = due;
+      }
     }
   }
 
   private runDueWork(): void {
     if (this.stopping) return;
     const now = this.clock();
+    if (now.getTime() < this.noneDueBefore) return;
     const limit = this.options.concurrency ?? 8;
+    let nextDue = Number.POSITIVE_INFINITY;
     for (const [stream, state] of this.open) {
-      if (this.inFlight.size >= limit) return;
+      if (this.inFlight.size >= limit) {
+        nextDue = Number.NEGATIVE_INFINITY; // more may be due: look again at the next poll
+        break;
+      }
       if (this.inFlight.has(stream)) continue;
-      const due = (state.status === 'pending' && state.dueAt <= now) || (state.status === 'claimed' && state.leaseUntil <= now);
-      if (!due) continue;
+      const dueAt = dueTime(state);
+      if (Number.isNaN(dueAt)) continue;
+      if (dueAt > now.getTime()) {
+        if (dueAt < nextDue) nextDue = dueAt;
+        continue;
+      }
       this.inFlight.add(stream);
       const run = this.attempt(stream)
         .catch((error: unknown) => {
@@ -182,9 +209,13 @@ export class ProcessManagerRunner {
         .finally(() => {
           this.inFlight.delete(stream);
           this.performing.delete(run);
+          // Its state may not have changed (another replica had it, the result was not recorded): look again.
+          this.noneDueBefore = Number.NEGATIVE_INFINITY;
         });
       this.performing.add(run);
     }
+    // The scan is synchronous: nothing changed the index meanwhile. Later changes lower this again.
+    this.noneDueBefore = nextDue;
   }
 
   private async attempt(stream: string): Promise<void> {

@@ -8,7 +8,7 @@
  * how soon the descendants' refreshes are refused and how soon all are recorded `cascaded` (cascade.ts).
  * Options: BENCH_CONCURRENCY (32), BENCH_SECONDS (10 per phase), BENCH_TREES (children of the root per
  * tree, each with 99 grandchildren: `10,100`; empty to skip the cascade part), BENCH_PROFILE_DIR (write a CPU
- * profile of each revoke-to-cascaded window there).
+ * profile of each revoke-to-cascaded window there), BENCH_ONLY_CASCADE=1 (skip the HTTP phases, run only the cascade part).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -127,53 +127,58 @@ class Step {
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-issuer-'));
-const child = await startIssuer(dataDir);
-try {
-  const client = await demoClient('demo-agent');
-  console.log(
-    `issuer benchmark, node ${process.version}, ${concurrency} concurrent clients, ${seconds} s per phase, embedded store; ` +
-      `${cpus().length} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} at the start`,
-  );
-  await measure('POST /par', async () => async () => void (await par(client)));
-  await measure('refresh_token with DPoP', async () => {
-    const dpop = await DpopKey.generate();
-    let refresh = await refreshToken(client, dpop);
-    return async () => {
-      const reply = await fetch(`${issuer}/token`, {
-        method: 'POST',
-        headers: { ...FORM, DPoP: await dpop.proof('POST', `${issuer}/token`) },
-        body: form({ ...(await clientAssertion(client, issuer)), grant_type: 'refresh_token', refresh_token: refresh }),
-      });
-      if (reply.status !== 200) throw new Error(`refresh answered ${reply.status}: ${await reply.text()}`);
-      refresh = ((await reply.json()) as { refresh_token: string }).refresh_token;
-    };
-  });
-  // Spec 4.1, DESIGN 2.4: each client holds its own delegable root; one creation = PAR by the parent's
-  // holder (parent_token + DPoP proof with ath) + redemption by the child actor with its own key.
-  const subagent = await demoClient('demo-subagent');
-  const creation = new Step('PAR creation');
-  const redemption = new Step('redemption');
-  await measure(
-    'child creation (PAR + redemption)',
-    async () => {
-      const parent = await obtainRootMission(issuer, client, ROOT_DETAILS);
-      const childKey = await DpopKey.generate();
+const onlyCascade = process.env['BENCH_ONLY_CASCADE'] === '1';
+if (!onlyCascade) await httpPhases();
+
+async function httpPhases(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-issuer-'));
+  const child = await startIssuer(dataDir);
+  try {
+    const client = await demoClient('demo-agent');
+    console.log(
+      `issuer benchmark, node ${process.version}, ${concurrency} concurrent clients, ${seconds} s per phase, embedded store; ` +
+        `${cpus().length} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} at the start`,
+    );
+    await measure('POST /par', async () => async () => void (await par(client)));
+    await measure('refresh_token with DPoP', async () => {
+      const dpop = await DpopKey.generate();
+      let refresh = await refreshToken(client, dpop);
       return async () => {
-        const requestUri = await creation.time(() => requestChild(issuer, parent, 'demo-subagent', LEAF_DETAILS));
-        await redemption.time(() => redeemChild(issuer, subagent, childKey, requestUri));
+        const reply = await fetch(`${issuer}/token`, {
+          method: 'POST',
+          headers: { ...FORM, DPoP: await dpop.proof('POST', `${issuer}/token`) },
+          body: form({ ...(await clientAssertion(client, issuer)), grant_type: 'refresh_token', refresh_token: refresh }),
+        });
+        if (reply.status !== 200) throw new Error(`refresh answered ${reply.status}: ${await reply.text()}`);
+        refresh = ((await reply.json()) as { refresh_token: string }).refresh_token;
       };
-    },
-    'creations',
-  );
-  console.log(`  of which ${creation}; ${redemption}`);
-  const metrics = await (await fetch(`${issuer}/metrics`)).text();
-  const rss = /^process_resident_memory_bytes(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
-  console.log(`issuer resident memory after the run: ${rss ? Math.round(Number(rss) / 2 ** 20) : '?'} MiB`);
-} finally {
-  child.kill('SIGTERM');
-  await new Promise((done) => child.on('exit', done));
-  rmSync(dataDir, { recursive: true, force: true });
+    });
+    // Spec 4.1, DESIGN 2.4: each client holds its own delegable root; one creation = PAR by the parent's
+    // holder (parent_token + DPoP proof with ath) + redemption by the child actor with its own key.
+    const subagent = await demoClient('demo-subagent');
+    const creation = new Step('PAR creation');
+    const redemption = new Step('redemption');
+    await measure(
+      'child creation (PAR + redemption)',
+      async () => {
+        const parent = await obtainRootMission(issuer, client, ROOT_DETAILS);
+        const childKey = await DpopKey.generate();
+        return async () => {
+          const requestUri = await creation.time(() => requestChild(issuer, parent, 'demo-subagent', LEAF_DETAILS));
+          await redemption.time(() => redeemChild(issuer, subagent, childKey, requestUri));
+        };
+      },
+      'creations',
+    );
+    console.log(`  of which ${creation}; ${redemption}`);
+    const metrics = await (await fetch(`${issuer}/metrics`)).text();
+    const rss = /^process_resident_memory_bytes(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
+    console.log(`issuer resident memory after the run: ${rss ? Math.round(Number(rss) / 2 ** 20) : '?'} MiB`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((done) => child.on('exit', done));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 if (trees.length > 0) {

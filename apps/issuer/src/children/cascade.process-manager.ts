@@ -1,21 +1,25 @@
-import type { EventStore, RecordedEvent } from '@mission/event-store';
-import { handleCommand, type CommandContext, type ProcessManager, type ScheduledWork } from '@mission/es-kit';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@mission/event-store';
+import {
+  aggregateStream, completeAppend, handleCommand, prepareAppend, type CommandContext, type PreparedAppend, type ProcessManager, type ScheduledWork,
+} from '@mission/es-kit';
 import {
   isTerminalMissionState,
   missionDecider,
+  missionExists,
   MissionNotFoundError,
   missionStreamName,
   type CascadeMission,
+  type MissionEvent,
   type MissionLifecycleState,
+  type MissionState,
 } from '@mission/issuer-domain';
-import { forEachBounded } from './bounded-parallel.js';
 import { terminalTransition } from './terminal-transition.js';
 
 export const CASCADE_ACTOR = { id: 'issuer:cascade', role: 'system' } as const;
-export const DEFAULT_CASCADE_PARALLELISM = 64;
+export const DEFAULT_CASCADE_PARALLELISM = 128;
 
 export interface MissionCascadeOptions {
-  /** Children cascaded at once by one work item (default 64). */
+  /** Children cascaded at once by one work item: read, decided, then appended in one `appendToStreams` (default 128). */
   readonly parallelism?: number;
   readonly logger?: { debug(obj: object, msg: string): void };
   /** Overrides of the retry policy (tests). */
@@ -32,7 +36,12 @@ export interface MissionCascadeOptions {
  *
  * Idempotent: `cascade` on a child that is already terminal (or past its own `expires_at`) decides
  * nothing, so a retried or re-run work item only fills in what is missing. One read of the parent's
- * stream per work item; per child exactly handleCommand's read and append.
+ * stream per work item. Children go in batches of `parallelism`: each child's stream is read and the
+ * `cascade` command decided over it (with the hash chain and full metadata, as handleCommand does),
+ * then the whole batch is appended by one `appendToStreams` — one transaction on the embedded store —
+ * each child at exactly the revision read. A child written concurrently (WrongExpectedRevision) is
+ * redone alone through handleCommand (read, decide, append, retried). A crash mid-work-item leaves
+ * some children cascaded; the retried work item decides nothing for them (ADR 0010).
  */
 export function missionCascadeManager(store: EventStore, clock: () => Date, options: MissionCascadeOptions = {}): ProcessManager {
   const parallelism = options.parallelism ?? DEFAULT_CASCADE_PARALLELISM;
@@ -64,24 +73,41 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
 
       const correlationId = typeof work.payload['correlation_id'] === 'string' ? work.payload['correlation_id'] : `cascade:${parentId}`;
       const causationId = typeof work.payload['trigger_event_id'] === 'string' ? work.payload['trigger_event_id'] : `pm_mission_cascade-${parentId}`;
-      await forEachBounded(
-        open,
-        parallelism,
-        async (childId) => {
-          const now = clock();
-          const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
-          const context: CommandContext = { correlationId, causationId, actor: CASCADE_ACTOR, now };
-          try {
-            await handleCommand(store, missionStreamName(childId), missionDecider, command, context, { hashChain: true, maxAttempts: 10 });
-          } catch (error) {
-            // Attached, but the child's own stream was never written (a crash between the two commits):
-            // there is nothing to cascade; the grant-lapse process manager frees its slot.
-            if (!(error instanceof MissionNotFoundError)) throw error;
-            options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child has no mission stream, skipped');
+      const skipped = (childId: string): void =>
+        // Attached, but the child's own stream was never written (a crash between the two commits):
+        // there is nothing to cascade; the grant-lapse process manager frees its slot.
+        options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child has no mission stream, skipped');
+
+      for (let start = 0; start < open.length; start += parallelism) {
+        if (signal.aborted) throw signal.reason ?? new Error('aborted');
+        const now = clock();
+        const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
+        const context: CommandContext = { correlationId, causationId, actor: CASCADE_ACTOR, now };
+        const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
+        for (const childId of open.slice(start, start + parallelism)) {
+          const stream = missionStreamName(childId);
+          const current = await aggregateStream(store, stream, missionDecider);
+          if (!missionExists(current.state)) {
+            skipped(childId);
+            continue;
           }
-        },
-        signal,
-      );
+          const prepared = prepareAppend(stream, missionDecider, current, command, context, { hashChain: true });
+          if (prepared.events.length > 0) batch.push(prepared);
+        }
+        if (batch.length === 0) continue;
+        const outcomes = await store.appendToStreams(batch.map((prepared) => ({ streamName: prepared.streamName, events: prepared.events, expectedRevision: prepared.expectedRevision })));
+        for (const [index, outcome] of outcomes.entries()) {
+          const prepared = batch[index]!;
+          if (outcome.ok) {
+            completeAppend(prepared, missionDecider, outcome.result);
+            continue;
+          }
+          if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;
+          // Written meanwhile (e.g. its own revocation): decided again on a fresh read, alone.
+          const retryAt = clock();
+          await handleCommand(store, prepared.streamName, missionDecider, { ...command, now: retryAt }, { ...context, now: retryAt }, { hashChain: true, maxAttempts: 10 });
+        }
+      }
     },
     retry: { maxAttempts: 50, initialDelayMs: 200, maxDelayMs: 30_000, leaseMs: 60_000, ...options.retry },
   };

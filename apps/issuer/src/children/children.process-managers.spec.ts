@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { comparePositions, EmbeddedEventStore, EventStoreUnavailableError, type EventData, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
+import { comparePositions, EmbeddedEventStore, EventStoreUnavailableError, type EventData, type EventStore, type JsonObject, type RecordedEvent, type StreamAppend } from '@mission/event-store';
 import {
   aggregateStream,
   eventHash,
@@ -413,6 +413,13 @@ describe('Child Missions background work on the embedded store (spec child-missi
           value: (stream: string, events: readonly EventData[], options: unknown) => {
             if (events[0]?.type === 'MissionCascaded' && ++cascadeAppends === 2) return Promise.reject(new EventStoreUnavailableError('store went away'));
             return env.store.appendToStream(stream, events, options as never);
+          },
+        },
+        // The cascade appends a batch of children at once (one child per batch with parallelism 1).
+        appendToStreams: {
+          value: (appends: readonly StreamAppend[]) => {
+            if (appends[0]?.events[0]?.type === 'MissionCascaded' && ++cascadeAppends === 2) return Promise.reject(new EventStoreUnavailableError('store went away'));
+            return env.store.appendToStreams(appends);
           },
         },
       }) as EventStore;

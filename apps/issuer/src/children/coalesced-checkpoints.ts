@@ -74,6 +74,7 @@ export function withCheckpoints(store: EventStore, checkpoints: CheckpointStore)
     kind: store.kind,
     checkpoints,
     appendToStream: (streamName, events, options) => store.appendToStream(streamName, events, options),
+    appendToStreams: (appends) => store.appendToStreams(appends),
     readStream: (streamName, options) => store.readStream(streamName, options),
     streamRevision: (streamName) => store.streamRevision(streamName),
     readAll: (options) => store.readAll(options),

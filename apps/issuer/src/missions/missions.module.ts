@@ -4,6 +4,7 @@ import { ProcessManagerRunner, ProjectionRunner } from '@mission/es-kit';
 import type { Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, projectionReadinessCheck, ReadinessRegistry } from '@mission/platform';
 import type { Logger } from 'pino';
+import { CoalescedCheckpoints, withCheckpoints } from '../children/coalesced-checkpoints.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IntrospectionController } from './introspection.controller.js';
 import { MissionAuditController } from './mission-audit.controller.js';
@@ -17,6 +18,7 @@ import { MissionsController } from './missions.controller.js';
 class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
   private readonly projection: ProjectionRunner;
   private readonly expiry: ProcessManagerRunner;
+  private readonly checkpoints: CoalescedCheckpoints;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -27,7 +29,10 @@ class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
   ) {
     const log = logger.child({ component: 'missions' });
     this.projection = new ProjectionRunner(store, statuses, { logger: log });
-    this.expiry = new ProcessManagerRunner(store, missionExpiryManager(store, () => clock.now()), { clock: () => clock.now(), logger: log });
+    // Its trigger checkpoint coalesced like the children runners' (one commit per event otherwise: a
+    // cascade of 10,000 descendants cost this runner 10,000 commits).
+    this.checkpoints = new CoalescedCheckpoints(store.checkpoints, 250, (err) => log.warn({ err }, 'could not save a process manager checkpoint; retrying'));
+    this.expiry = new ProcessManagerRunner(withCheckpoints(store, this.checkpoints), missionExpiryManager(store, () => clock.now()), { clock: () => clock.now(), logger: log });
   }
 
   async onModuleInit(): Promise<void> {
@@ -39,6 +44,7 @@ class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.expiry.stop();
+    await this.checkpoints.close();
     await this.projection.stop();
   }
 }

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
-  JsonObject, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeToAllOptions,
+  JsonObject, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
 import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
 import { categoryOf, isValidCategory } from '../port/stream-name.js';
-import { assertExpectedRevision, assertStreamName, serializeEvents, type SerializedEvent } from '../port/validate-events.js';
+import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
@@ -39,6 +39,7 @@ export class EmbeddedEventStore implements EventStore {
   readonly checkpoints: CheckpointStore;
   private readonly writes: GroupCommitQueue;
   private readonly appended = new AppendSignal();
+  private readonly inSavepoint: (write: () => AppendResult) => AppendResult;
   private closed = false;
 
   static async open(options: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
@@ -55,6 +56,8 @@ export class EmbeddedEventStore implements EventStore {
     private readonly pollMs: number,
   ) {
     this.writes = new GroupCommitQueue(db, () => this.appended.notify());
+    // Nested inside the group commit's transaction, better-sqlite3 runs this as a SAVEPOINT.
+    this.inSavepoint = db.transaction((write: () => AppendResult) => write());
     this.checkpoints = {
       load: async (consumer) => {
         const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
@@ -75,6 +78,24 @@ export class EmbeddedEventStore implements EventStore {
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
     return this.writes.enqueue(() => this.writeEvents(streamName, serialized, expected));
+  }
+
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    this.assertOpen();
+    const serialized = serializeStreamAppends(appends);
+    if (serialized.length === 0) return [];
+    // One queued write, so all of them share one transaction; each stream in its own savepoint, so a
+    // refused one leaves the others written (as group-committed single appends do).
+    return this.writes.enqueue(() =>
+      serialized.map(({ streamName, events, expected }): StreamAppendOutcome => {
+        try {
+          return { ok: true, result: this.inSavepoint(() => this.writeEvents(streamName, events, expected)) };
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError || error instanceof StreamDeletedError) return { ok: false, error };
+          throw error;
+        }
+      }),
+    );
   }
 
   readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
@@ -129,10 +150,18 @@ export class EmbeddedEventStore implements EventStore {
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
     this.assertOpen();
     const categories = filterCategories(filter);
-    const row = (categories
-      ? this.statement(`SELECT max(position) AS position FROM events WHERE category IN (SELECT value FROM json_each(?))`).get(JSON.stringify(categories))
-      : this.statement('SELECT max(position) AS position FROM events').get()) as { position: bigint | null };
-    return row.position === null ? undefined : { commit: row.position, prepare: row.position };
+    let head: bigint | null = null;
+    if (!categories) {
+      head = (this.statement('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
+    } else {
+      // One index probe per category (min/max optimization on events_by_category), not a scan of the category.
+      const perCategory = this.statement('SELECT max(position) AS position FROM events WHERE category = ?');
+      for (const category of new Set(categories)) {
+        const position = (perCategory.get(category) as { position: bigint | null }).position;
+        if (position !== null && (head === null || position > head)) head = position;
+      }
+    }
+    return head === null ? undefined : { commit: head, prepare: head };
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
@@ -227,9 +256,18 @@ export class EmbeddedEventStore implements EventStore {
     if (!categories) {
       return this.statement(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true).all(after, limit) as EventRow[];
     }
-    return this.statement(
-      `SELECT ${COLUMNS} FROM events WHERE category IN (SELECT value FROM json_each(?)) AND position > ? ORDER BY position LIMIT ?`,
-    ).raw(true).all(JSON.stringify(categories), after, limit) as EventRow[];
+    // Per category a range of the (category, position) index, already in position order; several
+    // categories are merged by position. (`category IN (…) ORDER BY position` sorted every row of the
+    // categories after `after` for each page: quadratic when a subscriber was far behind.)
+    const distinct = [...new Set(categories)];
+    if (distinct.length === 0) return [];
+    const one = `SELECT ${COLUMNS} FROM events WHERE category = ? AND position > ? ORDER BY position LIMIT ?`;
+    if (distinct.length === 1) return this.statement(one).raw(true).all(distinct[0], after, limit) as EventRow[];
+    const merged = `SELECT ${COLUMNS} FROM (${distinct.map(() => `SELECT * FROM (${one})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
+    const params: unknown[] = [];
+    for (const category of distinct) params.push(category, after, limit);
+    params.push(limit);
+    return this.statement(merged).raw(true).all(...params) as EventRow[];
   }
 
   private readonly statements = new Map<string, Database.Statement>();

@@ -1,12 +1,14 @@
 import type { ReadPosition, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ReadAllOptions, ReadStreamOptions,
-  RecordedEvent, SubscribeToAllOptions,
+  RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
-import { EventStoreError, EventStoreStartupError, EventStoreUnavailableError, InvalidEventError } from '../port/errors.js';
+import {
+  EventStoreError, EventStoreStartupError, EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError,
+} from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
 import { isValidCategory } from '../port/stream-name.js';
-import { assertExpectedRevision, assertStreamName, serializeEvents } from '../port/validate-events.js';
+import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { ResubscribingAllSubscription } from './esdb-all-subscription.js';
 import { EventStoreDbCheckpointStore } from './esdb-checkpoints.js';
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, type EsdbClient } from './esdb-client.js';
@@ -82,6 +84,26 @@ export class EventStoreDbEventStore implements EventStore {
     const serialized = serializeEvents(streamName, events);
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
+    return this.appendSerialized(streamName, serialized, expected);
+  }
+
+  /** EventStoreDB appends to one stream at a time: the appends run one after another, in order. */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
+    this.assertOpen();
+    const serialized = serializeStreamAppends(appends);
+    const outcomes: StreamAppendOutcome[] = [];
+    for (const { streamName, events, expected } of serialized) {
+      try {
+        outcomes.push({ ok: true, result: await this.appendSerialized(streamName, events, expected) });
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError || error instanceof StreamDeletedError) outcomes.push({ ok: false, error });
+        else throw error;
+      }
+    }
+    return outcomes;
+  }
+
+  private async appendSerialized(streamName: string, serialized: SerializedEvent[], expected: NonNullable<AppendOptions['expectedRevision']>): Promise<AppendResult> {
     try {
       const result = await this.client.appendToStream(streamName, toClientEvents(serialized), expectedRevisionOption(expected));
       if (!result.position) throw new EventStoreError(`append to ${streamName}: EventStoreDB returned no position`);

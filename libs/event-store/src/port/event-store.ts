@@ -1,3 +1,4 @@
+import type { StreamDeletedError, WrongExpectedRevisionError } from './errors.js';
 import type { Position } from './position.js';
 
 export type JsonPrimitive = string | number | boolean | null;
@@ -44,6 +45,21 @@ export interface AppendOptions {
   readonly expectedRevision?: ExpectedRevision;
 }
 
+/** One stream's part of `appendToStreams`. */
+export interface StreamAppend {
+  readonly streamName: string;
+  readonly events: readonly EventData[];
+  readonly expectedRevision?: ExpectedRevision;
+}
+
+/** A stream's append either committed, or was refused by its own expected revision or a tombstone. */
+export type StreamAppendOutcome =
+  | { readonly ok: true; readonly result: AppendResult }
+  | { readonly ok: false; readonly error: WrongExpectedRevisionError | StreamDeletedError };
+
+/** Most streams one `appendToStreams` call may write. */
+export const MAX_STREAMS_PER_APPEND = 1_000;
+
 export interface ReadStreamOptions {
   readonly direction?: 'forwards' | 'backwards';
   /** Inclusive. Defaults to the start (forwards) or the end (backwards). */
@@ -86,6 +102,18 @@ export interface EventStore {
 
   /** Atomically appends `events` (all or nothing). Throws WrongExpectedRevisionError, StreamDeletedError, InvalidEventError. */
   appendToStream(streamName: string, events: readonly EventData[], options?: AppendOptions): Promise<AppendResult>;
+
+  /**
+   * Appends to several streams in one call, in the order given (positions increase in that order).
+   * Each stream's append is atomic and checked against its own expected revision exactly as
+   * `appendToStream`; a refusal (WrongExpectedRevisionError, StreamDeletedError) is reported in that
+   * stream's outcome and does not undo the others. NOT atomic across streams. Every append is validated
+   * before anything is written (InvalidEventError, InvalidStreamNameError are thrown); at most
+   * MAX_STREAMS_PER_APPEND appends. The embedded store commits them all in one transaction (one fsync);
+   * EventStoreDB appends them one after another. Any other failure rejects the call; on EventStoreDB
+   * the appends before it may then have been committed (callers retry idempotently, as for one stream).
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]>;
 
   /** Reads one stream; a stream that does not exist reads as empty; a tombstoned one throws StreamDeletedError. */
   readStream(streamName: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;

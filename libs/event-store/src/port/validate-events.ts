@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventData, ExpectedRevision } from './event-store.js';
+import { MAX_STREAMS_PER_APPEND, type EventData, type ExpectedRevision, type StreamAppend } from './event-store.js';
 import { InvalidEventError, InvalidStreamNameError } from './errors.js';
 import { isValidStreamName } from './stream-name.js';
 
@@ -96,4 +96,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** A validated `appendToStreams` request: every append serialized and checked before anything is written. */
+export interface SerializedStreamAppend {
+  readonly streamName: string;
+  readonly events: SerializedEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+export function serializeStreamAppends(appends: readonly StreamAppend[]): SerializedStreamAppend[] {
+  if (!Array.isArray(appends)) throw new InvalidEventError('appendToStreams needs an array of appends');
+  if (appends.length > MAX_STREAMS_PER_APPEND) throw new InvalidEventError(`at most ${MAX_STREAMS_PER_APPEND} streams per appendToStreams`);
+  return appends.map((append) => {
+    const expected = append.expectedRevision ?? 'any';
+    const events = serializeEvents(append.streamName, append.events);
+    assertExpectedRevision(expected);
+    return { streamName: append.streamName, events, expected };
+  });
 }

@@ -121,6 +121,86 @@ export function describeEventStoreContract(adapterName: string, makeHarness: () 
       });
     });
 
+    describe('appending to several streams at once', () => {
+      it('writes each stream at its expected revision, in the order given, with increasing positions', async () => {
+        await store.appendToStream(stream('b'), [event('Opened')]);
+        const outcomes = await store.appendToStreams([
+          { streamName: stream('a'), events: [event('Opened'), event('Touched')], expectedRevision: 'no_stream' },
+          { streamName: stream('b'), events: [event('Touched', { n: 1 }, { actor: 'x' })], expectedRevision: 0n },
+          { streamName: stream('c'), events: [event('Opened')] },
+        ]);
+        expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true, true]);
+        const results = outcomes.map((outcome) => (outcome.ok ? outcome.result : undefined)!);
+        expect(results.map((result) => result.nextExpectedRevision)).toEqual([1n, 1n, 0n]);
+        expect(comparePositions(results[0]!.position, results[1]!.position)).toBeLessThan(0);
+        expect(comparePositions(results[1]!.position, results[2]!.position)).toBeLessThan(0);
+        const b = await collect(store.readStream(stream('b')));
+        expect(b.map((e) => [e.type, e.revision, e.data, e.metadata])).toEqual([['Opened', 0n, {}, {}], ['Touched', 1n, { n: 1 }, { actor: 'x' }]]);
+        const all = await collect(store.readAll({ filter: { streamCategories: [category] } }));
+        expect(all.map((e) => `${e.streamName}@${e.revision}`)).toEqual([stream('b') + '@0', stream('a') + '@0', stream('a') + '@1', stream('b') + '@1', stream('c') + '@0']);
+      });
+
+      it('reports a refused stream in its outcome and still writes the others', async () => {
+        await store.appendToStream(stream('a'), [event('Opened'), event('Touched')]);
+        await store.appendToStream(stream('gone'), [event('Opened')]);
+        await store.tombstoneStream(stream('gone'));
+        const outcomes = await store.appendToStreams([
+          { streamName: stream('a'), events: [event('Touched')], expectedRevision: 0n },
+          { streamName: stream('b'), events: [event('Opened')], expectedRevision: 'no_stream' },
+          { streamName: stream('gone'), events: [event('Touched')] },
+          { streamName: stream('missing'), events: [event('Touched')], expectedRevision: 'stream_exists' },
+        ]);
+        expect(outcomes.map((outcome) => outcome.ok)).toEqual([false, true, false, false]);
+        const refusal = outcomes[0]!;
+        expect(!refusal.ok && refusal.error).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(!refusal.ok && (refusal.error as WrongExpectedRevisionError).actual).toBe(1n);
+        expect(!outcomes[2]!.ok && outcomes[2]!.error).toBeInstanceOf(StreamDeletedError);
+        expect(!outcomes[3]!.ok && outcomes[3]!.error).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.streamRevision(stream('a'))).toBe(1n);
+        expect(await store.streamRevision(stream('b'))).toBe(0n);
+        expect(await store.streamRevision(stream('missing'))).toBe('no_stream');
+      });
+
+      it('appends to the same stream twice in one call one after the other', async () => {
+        const outcomes = await store.appendToStreams([
+          { streamName: stream('a'), events: [event('Opened')], expectedRevision: 'no_stream' },
+          { streamName: stream('a'), events: [event('Touched')], expectedRevision: 0n },
+        ]);
+        expect(outcomes.map((outcome) => outcome.ok && outcome.result.nextExpectedRevision)).toEqual([0n, 1n]);
+      });
+
+      it('answers an empty call with no outcomes', async () => {
+        expect(await store.appendToStreams([])).toEqual([]);
+      });
+
+      it('refuses malformed input in any append before writing anything', async () => {
+        const appends = [
+          { streamName: stream('a'), events: [event('Opened')] },
+          { streamName: stream('b'), events: [event('opened')] },
+        ];
+        await expect(store.appendToStreams(appends)).rejects.toBeInstanceOf(InvalidEventError);
+        await expect(store.appendToStreams([{ streamName: stream('a'), events: [] }])).rejects.toBeInstanceOf(InvalidEventError);
+        await expect(store.appendToStreams([{ streamName: stream('a'), events: [event('Opened')], expectedRevision: -1n }])).rejects.toBeInstanceOf(InvalidEventError);
+        await expect(store.appendToStreams([{ streamName: stream('a'), events: [event('Opened')] }, { streamName: '$x', events: [event('Opened')] }])).rejects.toBeInstanceOf(InvalidStreamNameError);
+        expect(await store.streamRevision(stream('a'))).toBe('no_stream');
+      });
+    });
+
+    describe('reading all events with several categories', () => {
+      it('merges the categories in global order across pages and reports the newest head among them', async () => {
+        const other = `${category}x`;
+        for (let i = 0; i < 30; i++) await store.appendToStream(`${i % 3 === 0 ? other : category}-s${i % 4}`, [event('Touched', { i })]);
+        const all = await collect(store.readAll({ filter: { streamCategories: [category, other, category] } }));
+        expect(all.map((e) => e.data['i'])).toEqual(Array.from({ length: 30 }, (_, i) => i));
+        const after = await collect(store.readAll({ after: all[9]!.position, maxCount: 7, filter: { streamCategories: [other, category] } }));
+        expect(after.map((e) => e.data['i'])).toEqual([10, 11, 12, 13, 14, 15, 16]);
+        const head = await store.headPosition({ streamCategories: [other, category] });
+        expect(comparePositions(head!, all[29]!.position)).toBe(0);
+        const otherHead = await store.headPosition({ streamCategories: [other] });
+        expect(comparePositions(otherHead!, all[27]!.position)).toBe(0);
+      });
+    });
+
     describe('malformed input is refused with a typed error and writes nothing', () => {
       const bad: Array<[string, () => Promise<unknown>]> = [
         ['an empty append', () => store.appendToStream(stream('bad'), [])],
