@@ -50,6 +50,7 @@ import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import { InvalidManagementRequestError } from '../http/problem-errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { authorizeFromApproval } from './mission-gate.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
 import { RevocationWork } from '../revocation/revocation.module.js';
@@ -278,6 +279,8 @@ export class MissionManagement {
   /** Spec 5.9: absent and not authorized are one answer; the probe goes to the security audit with a keyed digest. */
   private async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: () => Promise<T>): Promise<T> {
     try {
+      // Spec 5.9: absent and not authorized cost the same one-event read, before anything history-sized.
+      await authorizeFromApproval(this.store, s256, managementCaller(caller));
       return await work();
     } catch (error) {
       if (error instanceof MissionNotFoundError) this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });

@@ -19,6 +19,7 @@ import { AgentProviderKeys } from '../auth/agent-provider-keys.js';
 import type { AuthenticatedAgent, AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
+import { authorizeFromApproval } from '../missions/mission-gate.js';
 import { MissionTerminatedError, TemporarilyUnavailableError } from '../http/problem-errors.js';
 import { mintAuthToken, UpstreamTokenError, verifyUpstreamToken, type VerifiedUpstreamToken } from './auth-tokens.js';
 import { ResourceDirectory, ResourceUnavailableError } from './resource-directory.js';
@@ -153,6 +154,8 @@ export class TokenEndpoint {
 
   /** Applies a due expiry (recorded, attributed to the PS scheduler) and returns the active mission. */
   private async activeMission(s256: string, caller: AuthenticatedAgent, upstream: VerifiedUpstreamToken | undefined, now: Date): Promise<Mission> {
+    // Spec 5.9: the ownership answer comes from the first event alone, so its timing does not depend on the history.
+    if (upstream === undefined) await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent });
     const { state }: { state: MissionState } = await handleCommand(
       this.store,
       missionStreamName(s256),

@@ -1,0 +1,52 @@
+import type { EventStore, ReadStreamOptions } from '@mission/event-store';
+import { MissionNotFoundError } from '@mission/ps-domain';
+import { authorizeFromApproval } from './mission-gate.js';
+
+const S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
+const OWNER = 'aauth:assistant@agents.example';
+
+/** A store whose psmission stream has a long history; it records how it was read. */
+function storeWith(history: { type: string; data: Record<string, unknown> }[]): { store: EventStore; reads: (ReadStreamOptions | undefined)[]; delivered: () => number } {
+  const reads: (ReadStreamOptions | undefined)[] = [];
+  let delivered = 0;
+  const store = {
+    async *readStream(_name: string, options?: ReadStreamOptions) {
+      reads.push(options);
+      for (const event of history.slice(0, options?.maxCount ?? history.length)) {
+        delivered++;
+        yield event;
+      }
+    },
+  } as unknown as EventStore;
+  return { store, reads, delivered: () => delivered };
+}
+
+const approved = { type: 'MissionApproved', data: { agent: OWNER, tenant: 't1' } };
+const busy = [approved, ...Array.from({ length: 1_000 }, () => ({ type: 'MissionStatusRead', data: {} }))];
+
+describe('spec 5.9 anti-oracle timing: absent and not authorized are decided from one event', () => {
+  it('reads only the first event of a long history, for the owner and for a stranger alike', async () => {
+    const owner = storeWith(busy);
+    await authorizeFromApproval(owner.store, S256, { role: 'agent', id: OWNER });
+    const stranger = storeWith(busy);
+    await expect(authorizeFromApproval(stranger.store, S256, { role: 'agent', id: 'aauth:other@agents.example' })).rejects.toEqual(new MissionNotFoundError('not_authorized'));
+    expect([owner.delivered(), stranger.delivered()]).toEqual([1, 1]);
+    expect(stranger.reads).toEqual([{ maxCount: 1 }]);
+  });
+
+  it('an absent mission is the same refusal after the same single read', async () => {
+    const absent = storeWith([]);
+    const error = await authorizeFromApproval(absent.store, S256, { role: 'agent', id: OWNER }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MissionNotFoundError);
+    expect((error as MissionNotFoundError).auditDetail).toBe('absent');
+    expect(absent.reads).toEqual([{ maxCount: 1 }]);
+  });
+
+  it('persons and administrators: tenant and ownership come from MissionApproved', async () => {
+    const { store } = storeWith(busy);
+    await authorizeFromApproval(store, S256, { role: 'person', id: 'alice', tenant: 't1', ownedAgents: [OWNER] });
+    await authorizeFromApproval(store, S256, { role: 'admin', id: 'ops', tenant: 't1' });
+    await expect(authorizeFromApproval(store, S256, { role: 'admin', id: 'ops2', tenant: 't2' })).rejects.toBeInstanceOf(MissionNotFoundError);
+    await expect(authorizeFromApproval(store, S256, { role: 'person', id: 'bob', tenant: 't1', ownedAgents: ['aauth:x@agents.example'] })).rejects.toBeInstanceOf(MissionNotFoundError);
+  });
+});

@@ -1,0 +1,19 @@
+import type { EventStore } from '@mission/event-store';
+import { managementRole, MissionNotFoundError, missionStreamName, type ManagementCaller } from '@mission/ps-domain';
+
+/**
+ * Spec 5.9 (anti-oracle, timing): before any work that depends on the size of a mission's history,
+ * decide "absent or not authorized" from the stream's **first event only** (MissionApproved names the
+ * owning agent and the tenant). An absent mission and a mission the caller may not know then cost the
+ * same single bounded read, whatever the mission's activity — otherwise replaying a long log for an
+ * unauthorized caller would reveal that the mission exists and how busy it is. The decider checks the
+ * same rule again on the full state; this gate only decides earlier, never differently.
+ */
+export async function authorizeFromApproval(store: EventStore, s256: string, caller: ManagementCaller): Promise<void> {
+  let approval: { readonly type: string; readonly data: Record<string, unknown> } | undefined;
+  for await (const event of store.readStream(missionStreamName(s256), { maxCount: 1 })) approval = event;
+  const agent = approval?.data['agent'];
+  const tenant = approval?.data['tenant'];
+  if (approval?.type !== 'MissionApproved' || typeof agent !== 'string' || typeof tenant !== 'string') throw new MissionNotFoundError('absent');
+  if (managementRole({ agent, tenant }, caller) === undefined) throw new MissionNotFoundError('not_authorized');
+}
