@@ -92,6 +92,7 @@ export class ProcessManagerRunner {
    * every poll cost more CPU than the cascade's own work.)
    */
   private noneDueBefore = Number.NEGATIVE_INFINITY;
+  private runScheduled = false;
 
   constructor(
     private readonly store: EventStore,
@@ -178,8 +179,20 @@ export class ProcessManagerRunner {
         this.open.set(event.streamName, state);
         const due = dueTime(state);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
+        // Work that is due already starts now rather than at the next poll: each generation of a
+        // cascade is a work item scheduled by the previous one, so the poll interval added up per generation.
+        if (due <= this.clock().getTime()) this.runSoon();
       }
     }
+  }
+
+  private runSoon(): void {
+    if (this.runScheduled || this.stopping) return;
+    this.runScheduled = true;
+    setImmediate(() => {
+      this.runScheduled = false;
+      this.runDueWork();
+    });
   }
 
   private runDueWork(): void {

@@ -17,6 +17,8 @@ import { terminalTransition } from './terminal-transition.js';
 
 export const CASCADE_ACTOR = { id: 'issuer:cascade', role: 'system' } as const;
 export const DEFAULT_CASCADE_PARALLELISM = 128;
+/** Children read and decided between two turns of the event loop. */
+const YIELD_EVERY = 16;
 
 export interface MissionCascadeOptions {
   /** Children cascaded at once by one work item: read, decided, then appended in one `appendToStreams` (default 128). */
@@ -84,7 +86,10 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
         const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
         const context: CommandContext = { correlationId, causationId, actor: CASCADE_ACTOR, now };
         const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
-        for (const childId of open.slice(start, start + parallelism)) {
+        for (const [index, childId] of open.slice(start, start + parallelism).entries()) {
+          // Reads resolve as microtasks: without a macrotask turn now and then, all running work items'
+          // batches would run back to back and keep HTTP requests waiting (event-loop delay).
+          if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resume) => setImmediate(resume));
           const stream = missionStreamName(childId);
           const current = await aggregateStream(store, stream, missionDecider);
           if (!missionExists(current.state)) {

@@ -39,7 +39,6 @@ export class EmbeddedEventStore implements EventStore {
   readonly checkpoints: CheckpointStore;
   private readonly writes: GroupCommitQueue;
   private readonly appended = new AppendSignal();
-  private readonly inSavepoint: (write: () => AppendResult) => AppendResult;
   private closed = false;
 
   static async open(options: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
@@ -56,8 +55,6 @@ export class EmbeddedEventStore implements EventStore {
     private readonly pollMs: number,
   ) {
     this.writes = new GroupCommitQueue(db, () => this.appended.notify());
-    // Nested inside the group commit's transaction, better-sqlite3 runs this as a SAVEPOINT.
-    this.inSavepoint = db.transaction((write: () => AppendResult) => write());
     this.checkpoints = {
       load: async (consumer) => {
         const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
@@ -84,12 +81,13 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     const serialized = serializeStreamAppends(appends);
     if (serialized.length === 0) return [];
-    // One queued write, so all of them share one transaction; each stream in its own savepoint, so a
-    // refused one leaves the others written (as group-committed single appends do).
+    // One queued write, so all of them share one transaction. No savepoint per stream: a refusal is
+    // raised by checkedRevision before that stream's first write, so it leaves nothing to undo, and
+    // any other error aborts the whole transaction (every append of the call is then rejected).
     return this.writes.enqueue(() =>
       serialized.map(({ streamName, events, expected }): StreamAppendOutcome => {
         try {
-          return { ok: true, result: this.inSavepoint(() => this.writeEvents(streamName, events, expected)) };
+          return { ok: true, result: this.writeEvents(streamName, events, expected) };
         } catch (error) {
           if (error instanceof WrongExpectedRevisionError || error instanceof StreamDeletedError) return { ok: false, error };
           throw error;
