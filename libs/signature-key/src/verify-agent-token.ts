@@ -59,16 +59,29 @@ function checkHeader(jwt: string): void {
   if (typeof header.kid !== 'string' || header.kid === '') throw invalid('kid is required');
 }
 
-function providerKeys(provider: AgentProvider): JSONWebKeySet {
+/**
+ * One jose key set per provider key list, reused while the list is: jose imports each JWK once per set,
+ * and importing (not verifying) was most of the cost of a verification when a set was built per call.
+ */
+const keySets = new WeakMap<object, ReturnType<typeof createLocalJWKSet>>();
+
+function providerKeySet(provider: AgentProvider): ReturnType<typeof createLocalJWKSet> {
   if (provider.jwks === undefined) {
     throw new SignatureKeyError('unknown_issuer', 'the agent provider has no inline jwks (key discovery is not implemented yet)');
   }
-  return { keys: provider.jwks.keys.map((key) => ({ ...key }) as JWK) };
+  const list = provider.jwks.keys;
+  let keySet = keySets.get(list);
+  if (keySet === undefined) {
+    const jwks: JSONWebKeySet = { keys: list.map((key) => ({ ...key }) as JWK) };
+    keySet = createLocalJWKSet(jwks);
+    keySets.set(list, keySet);
+  }
+  return keySet;
 }
 
 async function verifySignature(jwt: string, provider: AgentProvider, now: Date): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(jwt, createLocalJWKSet(providerKeys(provider)), {
+    const { payload } = await jwtVerify(jwt, providerKeySet(provider), {
       algorithms: AGENT_TOKEN_ALGORITHMS,
       issuer: provider.issuer,
       currentDate: now,

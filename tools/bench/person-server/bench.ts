@@ -27,9 +27,11 @@ import { PersonServerProcess } from './server.js';
 import { HttpSender } from './signed-client.js';
 import { statusSection } from './status.js';
 import { verifySection } from './verify.js';
+import { LocalRevocationEndpoint } from './local-resource.js';
+import { revocationSection } from './revocation.js';
 
 /** Every section, in the order they run. */
-const SECTIONS: readonly BenchSection[] = [statusSection, verifySection, oracleSection];
+const SECTIONS: readonly BenchSection[] = [statusSection, verifySection, oracleSection, revocationSection];
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const argument = process.argv[2]?.replace(/^--sections=/, '');
@@ -60,9 +62,15 @@ const owners = Number(process.env['BENCH_OWNERS'] ?? 8);
 const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 const fixture = await BenchFixture.create(owners);
+const revocationEndpoint = new LocalRevocationEndpoint();
+await revocationEndpoint.start();
+// BENCH_REVOCATION_RATE raises the PS's per-resource revocation rate limit (default 200 calls/s) for this run.
+const revocationRate = process.env['BENCH_REVOCATION_RATE'];
+const revocation = revocationRate !== undefined ? { per_resource_per_second: Number(revocationRate) } : undefined;
+const revocationSettings = revocation !== undefined ? `revocation.per_resource_per_second ${revocationRate} (BENCH_REVOCATION_RATE), other settings PS defaults` : 'PS defaults (per_resource_per_second 200, concurrency 32, wait_ms 250)';
 const server = await PersonServerProcess.start({
   repositoryRoot,
-  config: fixture.config(),
+  config: fixture.config({ revocationEndpoint: revocationEndpoint.url, ...(revocation !== undefined ? { revocation } : {}) }),
   port: 4900 + Math.floor(Math.random() * 900),
   logLevel: process.env['BENCH_LOG_LEVEL'] ?? 'info',
   ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: resolve(process.env['BENCH_PROFILE_DIR']) } : {}),
@@ -85,7 +93,7 @@ try {
   const missions: string[] = [];
   for (const agent of fixture.owners) missions.push(await approvedMission(sender, fixture, agent, `bench mission of ${agent.id}`));
   console.log(`  ${missions.length} missions approved (proposal → person approval → poll), one per owner agent (Ed25519 agent keys, ES256 agent provider)`);
-  const context: BenchContext = { options, fixture, server, sender, missions, results: new Map() };
+  const context: BenchContext = { options, fixture, server, sender, missions, results: new Map(), resource: revocationEndpoint, revocationSettings };
   for (const section of selected) {
     console.log('');
     await section.run(context);
@@ -93,12 +101,14 @@ try {
   }
   // A non-200 under load is a finding, not noise: the run fails.
   if ((context.results.get('status.errors') ?? 0) > 0) failed = true;
+  if ((context.results.get('revocation.errors') ?? 0) > 0) failed = true;
 } catch (error) {
   failed = true;
   console.error(error);
   console.error(`--- person-server log (tail) ---\n${server.logTail()}`);
 } finally {
   sender.close();
+  await revocationEndpoint.stop();
   const keep = process.env['BENCH_KEEP'] === '1';
   await server.stop(keep);
   if (keep) console.log(`kept ${server.tempDir}`);

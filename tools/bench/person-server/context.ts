@@ -4,6 +4,7 @@
  * results for later ones in `context.results` (e.g. `verify` reads what `status` measured).
  */
 import type { BenchAgent, BenchFixture } from './fixture.js';
+import type { LocalRevocationEndpoint } from './local-resource.js';
 import type { PersonServerProcess } from './server.js';
 import { HttpSender, jsonOf, signAsAgent, signAsPrincipal } from './signed-client.js';
 
@@ -24,6 +25,10 @@ export interface BenchContext {
   readonly missions: readonly string[];
   /** Numbers a section publishes for later sections, by `<section>.<name>`. */
   readonly results: Map<string, number>;
+  /** The local revocation endpoint the bench resource advertises (section `revocation`). */
+  readonly resource?: LocalRevocationEndpoint;
+  /** The PS `revocation` settings of this run, as printed. */
+  readonly revocationSettings?: string;
 }
 
 export interface BenchSection {

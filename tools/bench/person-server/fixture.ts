@@ -9,6 +9,14 @@ import type { SignatureAlgorithm } from '@mission/http-signatures';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 export const PROVIDER_ISSUER = 'https://agents.bench.example';
+/** The resource whose Resource Tokens the revocation section turns into Auth Tokens. */
+export const RESOURCE_ISSUER = 'https://resource.bench.example';
+
+/** The local revocation endpoint and the PS `revocation` settings the run uses. */
+export interface BenchResource {
+  readonly revocationEndpoint: string;
+  readonly revocation?: Record<string, number>;
+}
 const PERSON_ID = 'bench-person';
 const TENANT = 'bench';
 
@@ -55,6 +63,8 @@ export class BenchFixture {
     private readonly personJkt: string,
     /** Agents the person owns: they propose, hold and read missions. */
     readonly owners: readonly BenchAgent[],
+    private readonly resourceJwk: JWK,
+    private readonly resourceKey: CryptoKey,
   ) {}
 
   /** `owners` agents owned by the generated person, each with an Ed25519 key and an Agent Token valid for `tokenSeconds`. */
@@ -64,10 +74,13 @@ export class BenchFixture {
     const providerPublic = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(providerPublic, 'sha256');
     const providerJwk = { ...providerPublic, kid, alg: 'ES256', use: 'sig' };
-    const fixture = new BenchFixture(person, providerJwk, privateKey, await calculateJwkThumbprint(publicMembers(person.publicJwk), 'sha256'), []);
+    const resource = await generateKeyPair('ES256', { extractable: true });
+    const resourcePublic = await exportJWK(resource.publicKey);
+    const resourceJwk = { ...resourcePublic, kid: await calculateJwkThumbprint(resourcePublic, 'sha256'), alg: 'ES256', use: 'sig' };
+    const fixture = new BenchFixture(person, providerJwk, privateKey, await calculateJwkThumbprint(publicMembers(person.publicJwk), 'sha256'), [], resourceJwk, resource.privateKey);
     const agents: BenchAgent[] = [];
     for (let index = 0; index < owners; index++) agents.push(await fixture.agent(`aauth:bench-owner-${index}@agents.bench.example`, tokenSeconds));
-    return new BenchFixture(person, providerJwk, privateKey, fixture.personJkt, agents);
+    return new BenchFixture(person, providerJwk, privateKey, fixture.personJkt, agents, resourceJwk, resource.privateKey);
   }
 
   /** A further agent of the trusted provider (owned by nobody unless it is one of {@link owners}). */
@@ -80,13 +93,35 @@ export class BenchFixture {
     return { id, key, token };
   }
 
-  /** The CONFIG_FILE contents: the person (owning every owner agent), the agent provider with inline JWKS, raised rate limits. */
-  config(): Record<string, unknown> {
+  /**
+   * The CONFIG_FILE contents: the person (owning every owner agent), the agent provider with inline JWKS,
+   * raised rate limits, and — when given — the bench resource with its local revocation endpoint.
+   */
+  config(resource?: BenchResource): Record<string, unknown> {
     return {
       principals: [{ id: PERSON_ID, role: 'person', jkt: this.personJkt, tenant: TENANT, agents: this.owners.map((agent) => agent.id) }],
       agent_providers: [{ issuer: PROVIDER_ISSUER, jwks: { keys: [this.providerJwk] } }],
       rate_limits: BENCH_RATE_LIMITS,
+      ...(resource !== undefined
+        ? {
+            resources: [{ issuer: RESOURCE_ISSUER, jwks: { keys: [this.resourceJwk] }, revocation_endpoint: resource.revocationEndpoint }],
+            ...(resource.revocation !== undefined ? { revocation: resource.revocation } : {}),
+          }
+        : {}),
     };
+  }
+
+  /** A Resource Token (`aa-resource+jwt`, DESIGN 3.1) of the bench resource for `agent` under `missionS256`. */
+  async resourceToken(agent: BenchAgent, missionS256: string, audience: string): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ agent: agent.id, agent_jkt: await calculateJwkThumbprint(publicMembers(agent.key.publicJwk), 'sha256'), mission_s256: missionS256, scope: 'bench.read' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'aa-resource+jwt', kid: String(this.resourceJwk.kid) })
+      .setIssuer(RESOURCE_ISSUER)
+      .setAudience(audience)
+      .setJti(randomBytes(12).toString('base64url'))
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
+      .sign(this.resourceKey);
   }
 }
 

@@ -17,7 +17,7 @@ import type { RevocationClient } from './revocation-client.js';
 import type { ResourceRateLimiter } from './resource-rate-limiter.js';
 
 /** Attempts recorded and called per append: big enough to amortize the append, small enough to keep results flowing. */
-const BATCH = 200;
+const BATCH = 50;
 
 export interface RevocationRoundResult {
   /** Tokens still to be revoked after this round (unconfirmed, unexpired, not given up). */
@@ -27,7 +27,7 @@ export interface RevocationRoundResult {
 /**
  * One revocation round for a terminated mission (spec 4.4): every unexpired, unconfirmed Tracked Auth
  * Token gets an attempt; attempts are recorded before the calls and results after them (spec 6), in
- * batches on `pstokens-<s256>`. Tokens that expired meanwhile are closed as `expired` (natural expiry
+ * batches of 50 on `pstokens-<s256>`. Tokens that expired meanwhile are closed as `expired` (natural expiry
  * closes the residual); after the last allowed round the rest is closed as `attempts_exhausted`.
  * Idempotent: a round re-run after a crash re-reads the ledger, skips confirmed tokens, and a repeated
  * `200` is never recorded twice (the decider drops it).

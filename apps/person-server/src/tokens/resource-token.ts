@@ -21,6 +21,18 @@ export interface VerifiedResourceToken {
   readonly exp: number;
 }
 
+/** One jose key set per key list (reused while the directory keeps the list): jose imports each key once per set. */
+const keySets = new WeakMap<object, ReturnType<typeof createLocalJWKSet>>();
+
+function keySetFor(keys: readonly { readonly kty: string; readonly [member: string]: unknown }[]): ReturnType<typeof createLocalJWKSet> {
+  let keySet = keySets.get(keys);
+  if (keySet === undefined) {
+    keySet = createLocalJWKSet({ keys: keys.map((key) => ({ ...key }) as JWK) });
+    keySets.set(keys, keySet);
+  }
+  return keySet;
+}
+
 /** Why a Resource Token was refused; the message names the check, never token contents. */
 export class ResourceTokenError extends Error {
   override readonly name = 'ResourceTokenError';
@@ -55,7 +67,7 @@ export async function verifyResourceToken(jwt: string, resources: ResourceKeySou
   const keys = await resources.keysFor(unverified.iss, header.kid);
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(jwt, createLocalJWKSet({ keys: keys.map((key) => ({ ...key }) as JWK) }), {
+    ({ payload } = await jwtVerify(jwt, keySetFor(keys), {
       algorithms: ALGORITHMS,
       issuer: unverified.iss,
       audience,

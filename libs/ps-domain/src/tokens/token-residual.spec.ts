@@ -2,7 +2,7 @@ import { fold } from '@mission/decider';
 import { AGENT, APPROVER, MISSION_S256, OTHER_AGENT, T0, at } from '../testing/fixtures.js';
 import { delegationTreeNodes } from './delegation-tree.js';
 import { tokenResidual } from './token-residual.js';
-import { PS_REVOCATION, trackedTokenDecider } from './tracked-token.decider.js';
+import { evolveTrackedTokensMany, PS_REVOCATION, trackedTokenDecider } from './tracked-token.decider.js';
 import { TOKEN_POLICIES, type TokenLogData, type TokenPolicy, type TrackedTokenEvent } from './tracked-token.events.js';
 
 const EXP_1 = '2026-11-22T09:05:00.000Z';
@@ -85,5 +85,20 @@ describe('spec 2.7 / 4.3 rule 4: delegation tree nodes from tracked tokens', () 
 
   it('without tracked tokens the tree is the root alone', () => {
     expect(delegationTreeNodes(AGENT, fold(trackedTokenDecider, []), { kind: 'all' })).toEqual([{ agent: AGENT, relationship: 'root', tokens: [] }]);
+  });
+});
+
+describe('evolveTrackedTokensMany', () => {
+  it('folds a batch to the same state as event-by-event evolve, without changing its input', () => {
+    const events = [issued('m1'), issued('m2', { exp: EXP_2 }), attempt('m1'), confirm('m1'), withheld('m2')];
+    const start = fold(trackedTokenDecider, []);
+    const byOne = events.reduce(trackedTokenDecider.evolve, start);
+    const batched = evolveTrackedTokensMany(start, events);
+    expect(batched).toEqual(byOne);
+    expect(start.tokens.size).toBe(0);
+    const half = evolveTrackedTokensMany(start, events.slice(0, 2));
+    const before = [...half.tokens.values()];
+    evolveTrackedTokensMany(half, events.slice(2));
+    expect([...half.tokens.values()]).toEqual(before);
   });
 });

@@ -8,6 +8,7 @@ import type { RecordIssuedToken, RecordRevocationAttempts, RecordRevocationResul
 import {
   REVOCATION_FAILURES,
   TOKEN_POLICIES,
+  type AuthTokenIssuedData,
   type TokenIdentity,
   type TokenLogData,
   type TokenPolicy,
@@ -51,51 +52,65 @@ export const trackedTokenDecider: Decider<TrackedTokenCommand, TrackedTokenEvent
 };
 
 function evolveTrackedTokens(state: TrackedTokensState, event: TrackedTokenEvent): TrackedTokensState {
-  const data = event.data;
-  const sequence = Math.max(state.sequence, data.sequence);
-  const key = tokenKey(data);
-  if (event.type === 'AuthTokenIssued') {
-    if (state.tokens.has(key)) return { ...state, sequence };
-    const d = event.data;
-    const token: TrackedToken = {
-      iss: d.iss,
-      jti: d.jti,
-      aud: d.aud,
-      ...(d.exp !== undefined ? { exp: new Date(d.exp) } : {}),
-      issuedAt: new Date(d.issued_at),
-      origin: d.origin,
-      ...(d.revocation_endpoint !== undefined ? { revocationEndpoint: d.revocation_endpoint } : {}),
-      agent: d.agent,
-      relationship: d.relationship,
-      ...(d.parent_agent !== undefined ? { parentAgent: d.parent_agent } : {}),
-      ...(d.upstream !== undefined ? { upstream: { iss: d.upstream.iss, jti: d.upstream.jti } } : {}),
-      released: true,
-      attempts: 0,
-      answered: 0,
-    };
-    return { approver: d.approver, missionS256: d.mission_s256, sequence, tokens: new Map(state.tokens).set(key, token) };
+  return evolveTrackedTokensMany(state, [event]);
+}
+
+/**
+ * `evolve` over several events at once, copying the token map once instead of once per event (a
+ * mission with n tokens would otherwise fold in O(n²)). Pure: the given state is never changed.
+ */
+export function evolveTrackedTokensMany(state: TrackedTokensState, events: readonly TrackedTokenEvent[]): TrackedTokensState {
+  if (events.length === 0) return state;
+  const tokens = new Map(state.tokens);
+  let { approver, missionS256, sequence } = state;
+  for (const event of events) {
+    sequence = Math.max(sequence, event.data.sequence);
+    const key = tokenKey(event.data);
+    if (event.type === 'AuthTokenIssued') {
+      if (tokens.has(key)) continue;
+      approver = event.data.approver;
+      missionS256 = event.data.mission_s256;
+      tokens.set(key, issuedToken(event.data));
+      continue;
+    }
+    const token = tokens.get(key);
+    if (token !== undefined) tokens.set(key, applied(token, event));
   }
-  const token = state.tokens.get(key);
-  if (token === undefined) return { ...state, sequence };
-  let next: TrackedToken;
+  return { ...(approver !== undefined ? { approver } : {}), ...(missionS256 !== undefined ? { missionS256 } : {}), sequence, tokens };
+}
+
+function issuedToken(d: AuthTokenIssuedData): TrackedToken {
+  return {
+    iss: d.iss,
+    jti: d.jti,
+    aud: d.aud,
+    ...(d.exp !== undefined ? { exp: new Date(d.exp) } : {}),
+    issuedAt: new Date(d.issued_at),
+    origin: d.origin,
+    ...(d.revocation_endpoint !== undefined ? { revocationEndpoint: d.revocation_endpoint } : {}),
+    agent: d.agent,
+    relationship: d.relationship,
+    ...(d.parent_agent !== undefined ? { parentAgent: d.parent_agent } : {}),
+    ...(d.upstream !== undefined ? { upstream: { iss: d.upstream.iss, jti: d.upstream.jti } } : {}),
+    released: true,
+    attempts: 0,
+    answered: 0,
+  };
+}
+
+function applied(token: TrackedToken, event: Exclude<TrackedTokenEvent, { type: 'AuthTokenIssued' }>): TrackedToken {
   switch (event.type) {
     case 'AuthTokenWithheld':
-      next = { ...token, released: false };
-      break;
+      return { ...token, released: false };
     case 'TokenRevocationAttempted':
-      next = { ...token, attempts: Math.max(token.attempts, event.data.attempt) };
-      break;
+      return { ...token, attempts: Math.max(token.attempts, event.data.attempt) };
     case 'TokenRevocationConfirmed':
-      next = token.confirmedAt !== undefined ? token : { ...token, answered: Math.max(token.answered, event.data.attempt), confirmedAt: new Date(event.data.occurred_at) };
-      break;
+      return token.confirmedAt !== undefined ? token : { ...token, answered: Math.max(token.answered, event.data.attempt), confirmedAt: new Date(event.data.occurred_at) };
     case 'TokenRevocationFailed':
-      next = { ...token, answered: Math.max(token.answered, event.data.attempt), lastFailure: event.data.outcome };
-      break;
+      return { ...token, answered: Math.max(token.answered, event.data.attempt), lastFailure: event.data.outcome };
     case 'TokenRevocationStopped':
-      next = token.stopped !== undefined ? token : { ...token, stopped: event.data.reason };
-      break;
+      return token.stopped !== undefined ? token : { ...token, stopped: event.data.reason };
   }
-  return { ...state, sequence, tokens: new Map(state.tokens).set(key, next) };
 }
 
 function logData(state: TrackedTokensState, sequence: number, now: Date, actor: Actor, policy: TokenPolicy): TokenLogData {
