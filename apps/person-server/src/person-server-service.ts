@@ -8,4 +8,6 @@ export const personServerService: ServiceDefinition<PersonServerConfig> = {
   module: AppModule,
   defaults: { port: 4001, dataDir: './data/person-server', configFile: 'config/person-server.json' },
   configSchema: personServerConfigSchema,
+  // Spec mission-management 7: every error is application/problem+json, also those the platform raises (a body that is not JSON, no route).
+  errorFormat: 'problem',
 };

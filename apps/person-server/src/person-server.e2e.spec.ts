@@ -1,4 +1,4 @@
 import { describeServiceShellContract } from '@mission/platform/testing';
 import { startPersonServer, testBaseUrl } from './testing/run-person-server.js';
 
-describeServiceShellContract({ serviceName: 'person-server', baseUrl: testBaseUrl, start: (dataDir) => startPersonServer(dataDir), jsonPath: '/mission' });
+describeServiceShellContract({ serviceName: 'person-server', baseUrl: testBaseUrl, start: (dataDir) => startPersonServer(dataDir), jsonPath: '/mission', errorFormat: 'problem' });

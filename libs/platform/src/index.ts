@@ -20,7 +20,7 @@ export { EventStoreLifecycle, EventStoreModule } from './event-store/event-store
 export { ReadinessRegistry, type ReadinessCheck, type ReadinessReport, type ReadinessResult } from './health/readiness.js';
 export { projectionReadinessCheck } from './health/projection-readiness.js';
 export { processManagerReadinessCheck } from './health/process-manager-readiness.js';
-export { ErrorResponseFilter } from './http/error-response.filter.js';
+export { ErrorResponseFilter, type ErrorFormat } from './http/error-response.filter.js';
 export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from '@mission/protocol-errors';
 export { REQUEST_ID_HEADER } from './http/request-observer.js';
 export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './keys/load-signing-keys.js';

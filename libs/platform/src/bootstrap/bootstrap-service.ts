@@ -77,7 +77,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   app.disable('x-powered-by');
   app.use(observeRequests(logger, metrics));
   installBodyParsers(app, settings.requestBodyLimitBytes);
-  app.useGlobalFilters(new ErrorResponseFilter(logger));
+  app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
 
   try {
     await app.listen(settings.port);

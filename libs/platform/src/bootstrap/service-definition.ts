@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { Schema } from '../config/schema.js';
 import type { ServiceDefaults } from '../config/service-settings.js';
+import type { ErrorFormat } from '../http/error-response.filter.js';
 
 /** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
 export interface ServiceDefinition<Config> {
@@ -11,4 +12,6 @@ export interface ServiceDefinition<Config> {
   readonly defaults: ServiceDefaults;
   /** Validates CONFIG_FILE; the result is provided as `SERVICE_CONFIG`. */
   readonly configSchema: Schema<Config>;
+  /** How platform-raised errors are spelled (default `oauth`); see {@link ErrorFormat}. */
+  readonly errorFormat?: ErrorFormat;
 }

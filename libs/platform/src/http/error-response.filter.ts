@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -34,15 +35,26 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
  * with an OAuth-shaped body and `Cache-Control: no-store`; anything else is a bug and becomes
  * `500 {"error":"server_error"}` with the details only in the log.
  */
+/**
+ * How a service spells errors that are not already its own protocol errors (a body that is not JSON, an
+ * unknown route, a bug): OAuth-style `{"error","error_description"}` (RFC 6749 §5.2, the issuer) or
+ * RFC 9457 `application/problem+json` `{"type","title","status","error","detail"}` (the Person Server, spec
+ * mission-management 7). The `error` code is the same in both.
+ */
+export type ErrorFormat = 'oauth' | 'problem';
+
 @Catch()
 export class ErrorResponseFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly format: ErrorFormat = 'oauth',
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const reply = this.toReply(exception, request);
+    const reply = this.inFormat(this.toReply(exception, request));
     if (response.headersSent) {
       // Too late for a status: cut the connection so the client sees a failure, not a truncated success.
       response.destroy();
@@ -53,6 +65,24 @@ export class ErrorResponseFilter implements ExceptionFilter {
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Content-Type', `${reply.contentType}; charset=utf-8`);
     response.send(JSON.stringify(reply.body));
+  }
+
+  /** Re-spells an OAuth-style reply as RFC 9457 for `problem` services; replies that are already problem+json pass. */
+  private inFormat(reply: ErrorReply): ErrorReply {
+    if (this.format !== 'problem' || reply.contentType !== 'application/json') return reply;
+    const { error, error_description: description, ...members } = reply.body;
+    return {
+      ...reply,
+      contentType: 'application/problem+json',
+      body: {
+        type: 'about:blank',
+        title: STATUS_CODES[reply.status] ?? 'Error',
+        status: reply.status,
+        error: error ?? 'server_error',
+        ...(description !== undefined ? { detail: description } : {}),
+        ...members,
+      },
+    };
   }
 
   private toReply(exception: unknown, request: Request): ErrorReply {

@@ -18,6 +18,15 @@ export interface ServiceShellContractOptions {
   readonly start: (dataDir: string) => Promise<{ service: RunningService; logs: LogLine[] }>;
   /** A JSON endpoint of this service, to send malformed and oversize bodies to. */
   readonly jsonPath: string;
+  /** The service's `errorFormat` (default `oauth`): how platform-raised errors are spelled. */
+  readonly errorFormat?: 'oauth' | 'problem';
+}
+
+/** The error body and content type a service of `format` answers for a platform-raised error. */
+function expectedError(format: 'oauth' | 'problem', status: number, error: string, description: string): { body: Record<string, unknown>; contentType: string } {
+  if (format === 'oauth') return { body: { error, error_description: description }, contentType: 'application/json; charset=utf-8' };
+  const titles: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large' };
+  return { body: { type: 'about:blank', title: titles[status], status, error, detail: description }, contentType: 'application/problem+json; charset=utf-8' };
 }
 
 export function describeServiceShellContract(options: ServiceShellContractOptions): void {
@@ -83,21 +92,24 @@ export function describeServiceShellContract(options: ServiceShellContractOption
       const reply = await fetch(url(options.jsonPath), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"description": "x",}' });
       expect(reply.status).toBe(400);
       expect(reply.headers.get('cache-control')).toBe('no-store');
-      expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON' });
+      const expected = expectedError(options.errorFormat ?? 'oauth', 400, 'invalid_request', 'the request body is not valid JSON');
+      expect(reply.headers.get('content-type')).toBe(expected.contentType);
+      expect(await reply.json()).toEqual(expected.body);
     });
 
     it('answers a body over 64 kB with 413', async () => {
       const body = JSON.stringify({ description: 'x'.repeat(70 * 1024) });
       const reply = await fetch(url(options.jsonPath), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
       expect(reply.status).toBe(413);
-      expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body exceeds 65536 bytes' });
+      expect(await reply.json()).toEqual(expectedError(options.errorFormat ?? 'oauth', 413, 'invalid_request', 'the request body exceeds 65536 bytes').body);
     });
 
     it('answers an unknown path with a 404 JSON error', async () => {
       const reply = await fetch(url('/no-such-endpoint/deeper'));
       expect(reply.status).toBe(404);
-      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await reply.json()).toEqual({ error: 'not_found', error_description: 'Cannot GET /no-such-endpoint/deeper' });
+      const expected = expectedError(options.errorFormat ?? 'oauth', 404, 'not_found', 'Cannot GET /no-such-endpoint/deeper');
+      expect(reply.headers.get('content-type')).toBe(expected.contentType);
+      expect(await reply.json()).toEqual(expected.body);
     });
 
     it('reuses its development keys after a restart on the same DATA_DIR', async () => {
