@@ -143,6 +143,25 @@ describe('DESIGN 3.1 POST /token: auth tokens for a resource token under an acti
     ]);
   });
 
+  it('spec 4.3: next_cursor when another page exists (complete false); the last page completes the tree', async () => {
+    const agent = await newAgent();
+    const { s256 } = await ps.approvedMission(agent);
+    for (const sub of ['aauth:helper-1@agents.example', 'aauth:helper-2@agents.example']) {
+      const subKey = await freshKey();
+      const subToken = await agentToken({ agentKey: subKey, claims: { sub, parent_agent: agent.id, iat: Math.floor(Date.now() / 1000) - 5, exp: Math.floor(Date.now() / 1000) + 600 } });
+      const rt = await resourceToken({ agent: sub, agentJkt: await jktOf(subKey), missionS256: s256, audience: testBaseUrl });
+      expect((await tokenRequest(agent, { resource_token: rt, subagent_token: subToken })).status).toBe(200);
+    }
+    const first = await ps.asPrincipal(alice, { body: { operation: 'delegation_tree', mission_s256: s256, max_results: 2 } });
+    expect(first.json['complete']).toBe(false);
+    expect((first.json['nodes'] as unknown[]).length).toBe(2);
+    expect(typeof first.json['next_cursor']).toBe('string');
+    const second = await ps.asPrincipal(alice, { body: { operation: 'delegation_tree', mission_s256: s256, max_results: 2, cursor: first.json['next_cursor'] } });
+    expect(second.json['complete']).toBe(true);
+    expect(second.json['next_cursor']).toBeUndefined();
+    expect((second.json['nodes'] as { agent: string; relationship: string }[]).map((node) => [node.agent, node.relationship])).toEqual([['aauth:helper-2@agents.example', 'sub_agent']]);
+  });
+
   it('DESIGN 3.3: an upstream_token of this mission records a call_chain node under the upstream holder', async () => {
     const agent = await newAgent();
     const { s256 } = await ps.approvedMission(agent);
