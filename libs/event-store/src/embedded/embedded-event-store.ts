@@ -185,6 +185,9 @@ export class EmbeddedEventStore implements EventStore {
         after = row[0];
       }
       if (rows.length === 0) await this.appended.next(this.pollMs, closed);
+      // A full page means more are waiting: give the event loop a turn before the next one, so that a
+      // subscriber far behind does not hold every request up for page after page of microtasks.
+      else if (rows.length === PAGE_SIZE) await new Promise((resume) => setImmediate(resume));
     }
   }
 
