@@ -129,6 +129,8 @@ export interface SignOptions {
   readonly signedUrl?: string;
   readonly label?: string;
   readonly expires?: number;
+  /** A `nonce` signature parameter: makes two signatures of identical requests differ (Ed25519 is deterministic). */
+  readonly nonce?: string;
 }
 
 export type TestRequest = IncomingSignedRequest & { headers: Record<string, string>; rawBody?: Buffer };
@@ -153,7 +155,11 @@ export function signedRequest(options: SignOptions): TestRequest {
     {
       label: options.label ?? 'sig',
       components,
-      params: { created: options.created ?? NOW_SECONDS, ...(options.expires !== undefined ? { expires: options.expires } : {}) },
+      params: {
+        created: options.created ?? NOW_SECONDS,
+        ...(options.expires !== undefined ? { expires: options.expires } : {}),
+        ...(options.nonce !== undefined ? { nonce: options.nonce } : {}),
+      },
       alg: options.key.alg,
       privateKey: options.key.privateJwk as KeyInput,
     },

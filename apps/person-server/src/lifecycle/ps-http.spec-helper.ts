@@ -90,6 +90,7 @@ export class PsClient {
       agentKey: agent.key,
       signedUrl: testBaseUrl,
       created: created(),
+      nonce: randomBytes(12).toString('base64url'),
       tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...options.claims },
       ...(body !== undefined ? { body } : {}),
       ...(options.path !== undefined ? { path: options.path } : {}),
@@ -100,7 +101,8 @@ export class PsClient {
   async asPrincipal(key: TestKey, options: { body?: unknown; rawBody?: string; path?: string }): Promise<Reply> {
     const body = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
     return this.send(
-      signedRequest({ key, signatureKey: hwkSignatureKey(key), signedUrl: testBaseUrl, created: created(), ...(body !== undefined ? { body } : {}), ...(options.path !== undefined ? { path: options.path } : {}) }),
+      signedRequest({ key, signatureKey: hwkSignatureKey(key), signedUrl: testBaseUrl, created: created(),
+      nonce: randomBytes(12).toString('base64url'), ...(body !== undefined ? { body } : {}), ...(options.path !== undefined ? { path: options.path } : {}) }),
     );
   }
 

@@ -20,13 +20,11 @@ import {
   managementRole,
   missionApprovalCommand,
   missionBlobBytes,
-  missionDecider,
   missionExists,
   MissionNotFoundError,
   missionS256,
   MissionTerminatedError,
   missionStatusRepresentation,
-  missionStreamName,
   parseMissionProposal,
   pendingIdFromBytes,
   proposalBlobFields,
@@ -49,18 +47,16 @@ import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-calle
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import { InvalidManagementRequestError } from '../http/problem-errors.js';
-import { KeyedMutex } from './keyed-mutex.js';
 import { authorizeFromApproval } from './mission-gate.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
 import { RevocationWork } from '../revocation/revocation.module.js';
+import { MissionLog } from '../store/mission-log.js';
 import { TokenLedger } from '../tokens/token-ledger.js';
 
 /** DESIGN 1: the one event of `psblob-<s256>`: the exact blob bytes, base64url (never in the mission log). */
 export const MISSION_BLOB_STORED = 'MissionBlobStored';
 
-/** Lifecycle streams (`psmission-…`) carry the hash chain; concurrent terminates may need many attempts. */
-const MISSION_STREAM_OPTIONS = { hashChain: true, maxAttempts: 50 } as const;
 
 /** What the request-level code passes along for the security audit. */
 export interface RequestFacts {
@@ -108,7 +104,6 @@ function idempotencyCaller(caller: AuthenticatedCaller): IdempotencyCaller {
  */
 @Injectable()
 export class MissionManagement {
-  private readonly mutex = new KeyedMutex();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -118,6 +113,7 @@ export class MissionManagement {
     private readonly audit: SecurityAudit,
     private readonly cursors: TreeCursors,
     private readonly ledger: TokenLedger,
+    private readonly missionLog: MissionLog,
     private readonly revocation: RevocationWork,
   ) {}
 
@@ -231,15 +227,13 @@ export class MissionManagement {
       throw new InvalidCommandError('psblob is deleted but the mission log records no MissionBlobDeleted');
     }
     const command = missionApprovalCommand(proposal, this.approver);
-    await this.mutex.run(approval.s256, () =>
-      handleCommand(this.store, missionStreamName(approval.s256), missionDecider, command, this.context(caller, approval.approvedAt, `approval:${proposal.pendingId}`), MISSION_STREAM_OPTIONS),
-    );
+    await this.missionLog.execute(approval.s256, command, this.context(caller, approval.approvedAt, `approval:${proposal.pendingId}`));
     return bytes;
   }
 
   /** Spec 3 rule 5: the tombstone's `mission_terminated` when the body of `s256` was deleted, else undefined. */
   private async deletedBody(s256: string): Promise<MissionTerminatedError | undefined> {
-    const { state } = await aggregateStream(this.store, missionStreamName(s256), missionDecider);
+    const state = await this.missionLog.state(s256);
     if (!isBlobDeleted(state) || state.status !== 'terminated') return undefined;
     return new MissionTerminatedError(state.termination.reason);
   }
@@ -292,9 +286,7 @@ export class MissionManagement {
   async status(caller: AuthenticatedCaller, s256: string, facts: RequestFacts): Promise<MissionStatusRepresentation> {
     return this.authorized(caller, s256, facts, async () => {
       const now = this.clock.now();
-      const result = await this.mutex.run(s256, () =>
-        handleCommand(this.store, missionStreamName(s256), missionDecider, { type: 'readStatus', caller: managementCaller(caller), now }, this.context(caller, now, `status:${facts.requestId ?? randomUUID()}`), MISSION_STREAM_OPTIONS),
-      );
+      const result = await this.missionLog.execute(s256, { type: 'readStatus', caller: managementCaller(caller), now }, this.context(caller, now, `status:${facts.requestId ?? randomUUID()}`));
       return missionStatusRepresentation(result.state, now, this.config.status_freshness_seconds);
     });
   }
@@ -325,15 +317,10 @@ export class MissionManagement {
       const replacementResolves = request.reason === 'superseded' && request.replacementS256 !== undefined ? await this.replacementResolves(who, request.replacementS256, s256) : false;
       const now = this.clock.now();
       // Steps (1)–(3): authorize, apply expiry, commit under the stream's expected revision (first committed transition wins).
-      const result = await this.mutex.run(s256, () =>
-        handleCommand(
-          this.store,
-          missionStreamName(s256),
-          missionDecider,
-          { type: 'terminate', caller: who, now, ...request, replacementResolves },
-          this.context(caller, now, `terminate:${request.requestId}`),
-          MISSION_STREAM_OPTIONS,
-        ),
+      const result = await this.missionLog.execute(
+        s256,
+        { type: 'terminate', caller: who, now, ...request, replacementResolves },
+        this.context(caller, now, `terminate:${request.requestId}`),
       );
       // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
       // Step (5): start revocation now; it never delays or rolls back the commit above.
@@ -356,7 +343,7 @@ export class MissionManagement {
   /** Spec 4.2 rule 1: an approved, still active mission of this PS that the caller may act on, other than the one terminated. */
   private async replacementResolves(caller: ManagementCaller, replacement: string, s256: string): Promise<boolean> {
     if (!isMissionS256(replacement) || replacement === s256) return false;
-    const { state } = await aggregateStream(this.store, missionStreamName(replacement), missionDecider);
+    const state = await this.missionLog.state(replacement);
     if (!missionExists(state)) return false;
     return managementRole(state, caller) !== undefined && effectiveState(state, this.clock.now()) === 'active';
   }
@@ -376,7 +363,7 @@ export class MissionManagement {
     return this.authorized(caller, s256, facts, async () => {
       const who = managementCaller(caller);
       const now = this.clock.now();
-      const { state } = await aggregateStream(this.store, missionStreamName(s256), missionDecider);
+      const state = await this.missionLog.state(s256);
       const role = authorizedRole(state, who);
       const scope = { callerKey: callerKey(caller), missionS256: s256 };
       const offset = cursor === undefined ? 0 : this.cursors.open(cursor, scope, now);
@@ -385,15 +372,10 @@ export class MissionManagement {
       const nodes = delegationTreeNodes(mission.agent, await this.ledger.state(s256), role === 'agent' ? { kind: 'own', agent: mission.agent } : { kind: 'all' });
       const page = nodes.slice(offset, offset + maxResults);
       const next = offset + page.length < nodes.length ? this.cursors.issue(scope, offset + page.length, now) : undefined;
-      await this.mutex.run(s256, () =>
-        handleCommand(
-          this.store,
-          missionStreamName(s256),
-          missionDecider,
-          { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now },
-          this.context(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
-          MISSION_STREAM_OPTIONS,
-        ),
+      await this.missionLog.execute(
+        s256,
+        { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now },
+        this.context(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
       );
       return { mission_s256: s256, as_of: now.toISOString(), nodes: page as unknown as JsonObject[], complete: next === undefined, ...(next !== undefined ? { next_cursor: next } : {}) };
     });

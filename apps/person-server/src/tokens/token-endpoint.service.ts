@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
+import type { CommandContext } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, SigningKeys, type Logger, type ServiceSettings } from '@mission/platform';
 import {
   effectiveState,
-  missionDecider,
   missionExists,
   MissionNotFoundError,
-  missionStreamName,
   tokenKey,
   TOKEN_POLICIES,
   type IssuedTokenFacts,
@@ -24,6 +22,7 @@ import { MissionTerminatedError, TemporarilyUnavailableError } from '../http/pro
 import { mintAuthToken, UpstreamTokenError, verifyUpstreamToken, type VerifiedUpstreamToken } from './auth-tokens.js';
 import { ResourceDirectory, ResourceUnavailableError } from './resource-directory.js';
 import { ResourceTokenError, verifyResourceToken, type VerifiedResourceToken } from './resource-token.js';
+import { MissionLog } from '../store/mission-log.js';
 import { TokenLedger } from './token-ledger.js';
 import { InvalidTokenRequestError } from './token-problems.js';
 import {
@@ -36,8 +35,6 @@ import {
   verifiedSubAgent,
   type TokenHolder,
 } from './token-request.rules.js';
-
-const MISSION_STREAM_OPTIONS = { hashChain: true, maxAttempts: 50 } as const;
 
 export interface IssuedAuthToken {
   readonly auth_token: string;
@@ -65,6 +62,7 @@ export class TokenEndpoint {
     private readonly agentProviders: AgentProviderKeys,
     private readonly resources: ResourceDirectory,
     private readonly ledger: TokenLedger,
+    private readonly missionLog: MissionLog,
   ) {}
 
   async issue(authenticated: AuthenticatedCaller, body: unknown): Promise<IssuedAuthToken> {
@@ -117,7 +115,7 @@ export class TokenEndpoint {
       context,
     );
     // Spec 3 rule 3: a termination committed meanwhile wins; the recorded token is withheld.
-    const { state } = await aggregateStream(this.store, missionStreamName(resource.missionS256), missionDecider);
+    const state = await this.missionLog.state(resource.missionS256);
     const later = this.clock.now();
     if (effectiveState(state, later) !== 'active') {
       await this.ledger.execute(resource.missionS256, { type: 'withhold', token: identity, actor: { id: caller.agent, role: 'agent' }, now: later }, context);
@@ -156,14 +154,7 @@ export class TokenEndpoint {
   private async activeMission(s256: string, caller: AuthenticatedAgent, upstream: VerifiedUpstreamToken | undefined, now: Date): Promise<Mission> {
     // Spec 5.9: the ownership answer comes from the first event alone, so its timing does not depend on the history.
     if (upstream === undefined) await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent });
-    const { state }: { state: MissionState } = await handleCommand(
-      this.store,
-      missionStreamName(s256),
-      missionDecider,
-      { type: 'applyExpiry', now },
-      this.context(caller, now, `token-expiry:${s256}`),
-      MISSION_STREAM_OPTIONS,
-    );
+    const { state }: { state: MissionState } = await this.missionLog.execute(s256, { type: 'applyExpiry', now }, this.context(caller, now, `token-expiry:${s256}`));
     if (!missionExists(state) || state.approver !== this.settings.baseUrl) throw new MissionNotFoundError('absent');
     // The Owning Agent asks for itself or its sub-agents; a call chain is authorized by its upstream token.
     if (upstream === undefined && state.agent !== caller.agent) throw new MissionNotFoundError('not_authorized');

@@ -1,11 +1,9 @@
 import { Global, Module } from '@nestjs/common';
-import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, SERVICE_CONFIG, type Logger } from '@mission/platform';
+import { LOGGER, SERVICE_CONFIG, type Logger } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { ResourceDirectory } from './resource-directory.js';
 import { TokenController } from './token.controller.js';
 import { TokenEndpoint } from './token-endpoint.service.js';
-import { TokenLedger } from './token-ledger.js';
 
 /**
  * Auth Tokens (DESIGN 3.1, spec 2.6): `POST /token`, the resources' keys and revocation endpoints, and
@@ -16,7 +14,6 @@ import { TokenLedger } from './token-ledger.js';
 @Module({
   controllers: [TokenController],
   providers: [
-    { provide: TokenLedger, inject: [EVENT_STORE], useFactory: (store: EventStore) => new TokenLedger(store) },
     {
       provide: ResourceDirectory,
       inject: [SERVICE_CONFIG, LOGGER],
@@ -27,6 +24,6 @@ import { TokenLedger } from './token-ledger.js';
     },
     TokenEndpoint,
   ],
-  exports: [TokenLedger, ResourceDirectory],
+  exports: [ResourceDirectory],
 })
 export class TokensModule {}

@@ -1,0 +1,154 @@
+import type { Decider, DomainEvent } from '@mission/decider';
+import { eventHash, genesisHash, metadataFor, PREV_HASH, type AggregateState, type CommandContext } from '@mission/es-kit';
+import { WrongExpectedRevisionError, type EventData, type EventStore, type JsonObject } from '@mission/event-store';
+import { KeyedMutex } from '../missions/keyed-mutex.js';
+
+const MAX_CONFLICT_RETRIES = 50;
+/** Commands decided and appended together at most (one append, one transaction). */
+const MAX_GROUP = 256;
+
+export interface GroupCommitOptions<Event extends DomainEvent, State> {
+  /** Lifecycle and log streams carry the `prev_hash` chain (DESIGN 1). */
+  readonly hashChain: boolean;
+  /** Folds several events with one copy of large collections; default: `evolve` one by one. */
+  readonly evolveMany?: (state: State, events: readonly Event[]) => State;
+  /** Aggregates kept in memory (least recently used are dropped). */
+  readonly maxCached?: number;
+}
+
+export interface GroupCommitResult<Event, State> {
+  /** The state right after this command's events (or the current state when it decided nothing). */
+  readonly state: State;
+  readonly newEvents: Event[];
+}
+
+interface Pending<Command, Event, State> {
+  readonly command: Command;
+  readonly context: CommandContext;
+  readonly resolve: (result: GroupCommitResult<Event, State>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Read → decide → append for one kind of stream, with two speed-ups that correctness never depends on:
+ * - **A per-stream cache** of the folded state and its revision. Before each decision only the events
+ *   after that revision are read (so other replicas' and other writers' events are folded in); every
+ *   append still carries the expected revision, and a conflict makes the whole group be decided again
+ *   on fresh state (DESIGN 1: consistency from the write side).
+ * - **Group commit.** Commands that arrive while an append to the same stream is in flight are decided
+ *   one after another over the evolving state and appended together in one transaction — one durable
+ *   write instead of one each. A command the decider refuses fails alone; each event keeps the metadata
+ *   (correlation, causation, actor, time) of its own command.
+ */
+export class GroupCommitStream<Command, Event extends DomainEvent, State> {
+  private readonly cache = new Map<string, AggregateState<State>>();
+  private readonly mutex = new KeyedMutex();
+  private readonly queues = new Map<string, Pending<Command, Event, State>[]>();
+  private readonly evolveMany: (state: State, events: readonly Event[]) => State;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly decider: Decider<Command, Event, State>,
+    private readonly streamName: (key: string) => string,
+    private readonly options: GroupCommitOptions<Event, State>,
+  ) {
+    this.evolveMany = options.evolveMany ?? ((state, events) => events.reduce(decider.evolve, state));
+  }
+
+  /** The current state: every event committed before the call is included. */
+  state(key: string): Promise<State> {
+    return this.mutex.run(key, async () => (await this.catchUp(key)).state);
+  }
+
+  /** Decides `command` on the current state and appends its events at the revision it was decided on. */
+  execute(key: string, command: Command, context: CommandContext): Promise<GroupCommitResult<Event, State>> {
+    return new Promise((resolve, reject) => {
+      const queue = this.queues.get(key);
+      if (queue !== undefined) {
+        queue.push({ command, context, resolve, reject });
+        return;
+      }
+      this.queues.set(key, [{ command, context, resolve, reject }]);
+      void this.drain(key);
+    });
+  }
+
+  private async drain(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_GROUP);
+      try {
+        await this.mutex.run(key, () => this.commit(key, group));
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+      }
+    }
+    this.queues.delete(key);
+  }
+
+  private async commit(key: string, group: readonly Pending<Command, Event, State>[]): Promise<void> {
+    const stream = this.streamName(key);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.catchUp(key);
+      let state = current.state;
+      const decided: { pending: Pending<Command, Event, State>; events: Event[]; state: State }[] = [];
+      const refused: { pending: Pending<Command, Event, State>; error: unknown }[] = [];
+      for (const pending of group) {
+        try {
+          const events = this.decider.decide(pending.command, state);
+          state = this.evolveMany(state, events);
+          decided.push({ pending, events, state });
+        } catch (error) {
+          refused.push({ pending, error });
+        }
+      }
+      const toAppend = decided.flatMap(({ pending, events }) => events.map((event) => ({ event, context: pending.context })));
+      if (toAppend.length > 0) {
+        try {
+          await this.store.appendToStream(stream, this.eventData(stream, current, toAppend), { expectedRevision: current.revision });
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
+          throw error;
+        }
+        // Read back what was appended: the cache then holds the recorded last event for the next hash link.
+        await this.catchUp(key);
+      }
+      for (const { pending, events, state: after } of decided) pending.resolve({ state: after, newEvents: events });
+      for (const { pending, error } of refused) pending.reject(error);
+      return;
+    }
+  }
+
+  private async catchUp(key: string): Promise<AggregateState<State>> {
+    const stream = this.streamName(key);
+    let current = this.cache.get(key) ?? { state: this.decider.initialState, revision: 'no_stream' as const };
+    const from = current.revision === 'no_stream' ? 'start' : current.revision + 1n;
+    let { revision, lastEvent } = current;
+    const read: Event[] = [];
+    for await (const recorded of this.store.readStream(stream, { fromRevision: from })) {
+      read.push(recorded as unknown as Event);
+      revision = recorded.revision;
+      lastEvent = recorded;
+    }
+    if (read.length > 0 || !this.cache.has(key)) {
+      current = { state: this.evolveMany(current.state, read), revision, ...(lastEvent !== undefined ? { lastEvent } : {}) };
+    }
+    this.cache.delete(key);
+    this.cache.set(key, current);
+    if (this.cache.size > (this.options.maxCached ?? 2_000)) this.cache.delete(this.cache.keys().next().value!);
+    return current;
+  }
+
+  /** DESIGN 1 metadata per event (its own command's context), with the `prev_hash` chain continued from `current`. */
+  private eventData(stream: string, current: AggregateState<State>, items: readonly { event: Event; context: CommandContext }[]): EventData[] {
+    let previousHash = this.options.hashChain ? (current.lastEvent !== undefined ? eventHash(current.lastEvent) : genesisHash(stream)) : undefined;
+    let revision = current.revision === 'no_stream' ? 0n : current.revision + 1n;
+    return items.map(({ event, context }) => {
+      const data = event.data as unknown as JsonObject;
+      const metadata: JsonObject = previousHash === undefined ? { ...metadataFor(context) } : { ...metadataFor(context), [PREV_HASH]: previousHash };
+      if (previousHash !== undefined) previousHash = eventHash({ streamName: stream, revision, type: event.type, data, metadata });
+      revision += 1n;
+      return { type: event.type, data, metadata };
+    });
+  }
+}
