@@ -16,8 +16,8 @@ import type { TokenLedger } from '../tokens/token-ledger.js';
 import type { RevocationClient } from './revocation-client.js';
 import type { ResourceRateLimiter } from './resource-rate-limiter.js';
 
-/** Attempts recorded and called per append: big enough to amortize the append, small enough to keep results flowing. */
-const BATCH = 50;
+/** Tokens per `stop` command. */
+const BATCH = 200;
 
 export interface RevocationRoundResult {
   /** Tokens still to be revoked after this round (unconfirmed, unexpired, not given up). */
@@ -26,8 +26,8 @@ export interface RevocationRoundResult {
 
 /**
  * One revocation round for a terminated mission (spec 4.4): every unexpired, unconfirmed Tracked Auth
- * Token gets an attempt; attempts are recorded before the calls and results after them (spec 6), in
- * batches of 50 on `pstokens-<s256>`. Tokens that expired meanwhile are closed as `expired` (natural expiry
+ * Token gets an attempt; each attempt is recorded before its call and its result after it (spec 6) on
+ * `pstokens-<s256>`. Tokens that expired meanwhile are closed as `expired` (natural expiry
  * closes the residual); after the last allowed round the rest is closed as `attempts_exhausted`.
  * Idempotent: a round re-run after a crash re-reads the ledger, skips confirmed tokens, and a repeated
  * `200` is never recorded twice (the decider drops it).
@@ -46,14 +46,21 @@ export class TokenRevocations {
     let state = await this.ledger.state(missionS256);
     await this.closeExpired(missionS256, state, context);
     const candidates = revocationCandidates(state, this.clock.now());
-    for (let start = 0; start < candidates.length; start += BATCH) {
-      if (options.signal?.aborted === true) break;
-      const batch = candidates.slice(start, start + BATCH).map(({ iss, jti }) => ({ iss, jti }));
-      const { newEvents } = await this.ledger.execute(missionS256, { type: 'recordAttempts', tokens: batch, now: this.clock.now() }, context);
-      const attempts = newEvents.map((event) => event.data as TokenRevocationAttemptedData);
-      const results = await this.call(attempts, options.signal);
-      ({ state } = await this.ledger.execute(missionS256, { type: 'recordResults', results, now: this.clock.now() }, context));
-    }
+    // `concurrency` workers, one token at a time: attempt recorded → call → result recorded. No batch barrier:
+    // calls flow at the resource's rate, and the ledger's group commit merges concurrent records into few appends.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let index = next++; index < candidates.length; index = next++) {
+        if (options.signal?.aborted === true) return;
+        const { iss, jti } = candidates[index]!;
+        const { newEvents } = await this.ledger.execute(missionS256, { type: 'recordAttempts', tokens: [{ iss, jti }], now: this.clock.now() }, context);
+        const attempt = newEvents[0]?.data as TokenRevocationAttemptedData | undefined;
+        if (attempt === undefined) continue; // confirmed, stopped or expired meanwhile
+        const result = await this.call(attempt, options.signal);
+        await this.ledger.execute(missionS256, { type: 'recordResults', results: [result], now: this.clock.now() }, context);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, candidates.length) }, worker));
     state = await this.ledger.state(missionS256);
     await this.closeExpired(missionS256, state, context);
     const remaining = revocationCandidates(state, this.clock.now());
@@ -83,24 +90,12 @@ export class TokenRevocations {
     return tokenResidual(await this.ledger.state(missionS256), this.clock.now(), { untrackedAccessModes });
   }
 
-  private async call(attempts: readonly TokenRevocationAttemptedData[], signal?: AbortSignal): Promise<RevocationResult[]> {
-    const results: RevocationResult[] = new Array(attempts.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let index = next++; index < attempts.length; index = next++) {
-        const attempt = attempts[index]!;
-        const base = { iss: attempt.iss, jti: attempt.jti, attempt: attempt.attempt };
-        if (attempt.endpoint === undefined) {
-          results[index] = { ...base, outcome: 'no_endpoint' };
-          continue;
-        }
-        await this.limiter.acquire(attempt.endpoint);
-        const answer = await this.client.revoke(attempt.endpoint, attempt, signal);
-        results[index] = { ...base, outcome: answer.outcome, ...(answer.httpStatus !== undefined ? { httpStatus: answer.httpStatus } : {}) };
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, attempts.length) }, worker));
-    return results;
+  private async call(attempt: TokenRevocationAttemptedData, signal?: AbortSignal): Promise<RevocationResult> {
+    const base = { iss: attempt.iss, jti: attempt.jti, attempt: attempt.attempt };
+    if (attempt.endpoint === undefined) return { ...base, outcome: 'no_endpoint' };
+    await this.limiter.acquire(attempt.endpoint);
+    const answer = await this.client.revoke(attempt.endpoint, attempt, signal);
+    return { ...base, outcome: answer.outcome, ...(answer.httpStatus !== undefined ? { httpStatus: answer.httpStatus } : {}) };
   }
 
   private async closeExpired(missionS256: string, state: TrackedTokensState, context: CommandContext): Promise<void> {
