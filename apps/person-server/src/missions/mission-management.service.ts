@@ -47,6 +47,7 @@ import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-calle
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import type { RequestFacts } from '../http/request-facts.js';
 import { authorizeFromApproval } from './mission-gate.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
@@ -58,13 +59,7 @@ import { TokenLedger } from '../tokens/token-ledger.js';
 export const MISSION_BLOB_STORED = 'MissionBlobStored';
 
 
-/** What the request-level code passes along for the security audit. */
-export interface RequestFacts {
-  readonly source?: string;
-  readonly method?: string;
-  readonly path?: string;
-  readonly requestId?: string;
-}
+export type { RequestFacts } from '../http/request-facts.js';
 
 export type PollResult = { readonly status: 'pending' } | { readonly status: 'approved'; readonly s256: string; readonly mission: string } | { readonly status: 'declined' };
 

@@ -6,8 +6,9 @@ import { SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { InvalidManagementRequestError, InvalidMissionReferenceError, MissionNotFoundError, UnsupportedOperationError } from '../http/problem-errors.js';
 import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { requestFacts, type RequestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
-import { MissionManagement, type RequestFacts } from './mission-management.service.js';
+import { MissionManagement } from './mission-management.service.js';
 import { toProblem } from './mission-problems.js';
 import { ProbeLimiter } from './probe-limiter.js';
 
@@ -37,7 +38,7 @@ export class MissionController {
     try {
       const body = strictJsonBody(request);
       if (isObject(body) && Object.hasOwn(body, 'operation')) {
-        const answer = await this.operation(caller, body, facts(request, response));
+        const answer = await this.operation(caller, body, requestFacts(request, response));
         response.status(200);
         return answer;
       }
@@ -118,10 +119,4 @@ export class MissionController {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function facts(request: Request, response: Response): RequestFacts {
-  const requestId = response.locals?.['requestId'];
-  const source = request.ip ?? request.socket?.remoteAddress;
-  return { ...(source !== undefined ? { source } : {}), method: request.method, path: request.path, ...(typeof requestId === 'string' ? { requestId } : {}) };
 }
