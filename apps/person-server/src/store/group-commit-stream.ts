@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '@mission/decider';
-import { eventHash, genesisHash, metadataFor, PREV_HASH, type AggregateState, type CommandContext } from '@mission/es-kit';
-import { WrongExpectedRevisionError, type EventData, type EventStore, type JsonObject } from '@mission/event-store';
+import { prepareAppend, type AggregateState, type CommandContext } from '@mission/es-kit';
+import { WrongExpectedRevisionError, type EventData, type EventStore } from '@mission/event-store';
 import { KeyedMutex } from '../missions/keyed-mutex.js';
 
 const MAX_CONFLICT_RETRIES = 50;
@@ -90,22 +90,28 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     const stream = this.streamName(key);
     for (let attempt = 1; ; attempt++) {
       const current = await this.catchUp(key);
-      let state = current.state;
+      // Each command is decided (and its events built, hash-chained, with its own metadata) over the state the
+      // ones before it leave; the group is then appended at the revision it was all decided on.
+      let head: AggregateState<State> = current;
       const decided: { pending: Pending<Command, Event, State>; events: Event[]; state: State }[] = [];
       const refused: { pending: Pending<Command, Event, State>; error: unknown }[] = [];
+      const toAppend: EventData[] = [];
       for (const pending of group) {
+        let prepared;
         try {
-          const events = this.decider.decide(pending.command, state);
-          state = this.evolveMany(state, events);
-          decided.push({ pending, events, state });
+          prepared = prepareAppend(stream, this.decider, head, pending.command, pending.context, { hashChain: this.options.hashChain });
         } catch (error) {
           refused.push({ pending, error });
+          continue;
         }
+        const state = this.evolveMany(head.state, prepared.newEvents);
+        decided.push({ pending, events: prepared.newEvents, state });
+        head = advanced(stream, head, state, prepared.events);
+        toAppend.push(...prepared.events);
       }
-      const toAppend = decided.flatMap(({ pending, events }) => events.map((event) => ({ event, context: pending.context })));
       if (toAppend.length > 0) {
         try {
-          await this.store.appendToStream(stream, this.eventData(stream, current, toAppend), { expectedRevision: current.revision });
+          await this.store.appendToStream(stream, toAppend, { expectedRevision: current.revision });
         } catch (error) {
           if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
           throw error;
@@ -113,7 +119,7 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
         // Read back what was appended: the cache then holds the recorded last event for the next hash link.
         await this.catchUp(key);
       }
-      for (const { pending, events, state: after } of decided) pending.resolve({ state: after, newEvents: events });
+      for (const { pending, events, state } of decided) pending.resolve({ state, newEvents: events });
       for (const { pending, error } of refused) pending.reject(error);
       return;
     }
@@ -138,17 +144,12 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     if (this.cache.size > (this.options.maxCached ?? 2_000)) this.cache.delete(this.cache.keys().next().value!);
     return current;
   }
+}
 
-  /** DESIGN 1 metadata per event (its own command's context), with the `prev_hash` chain continued from `current`. */
-  private eventData(stream: string, current: AggregateState<State>, items: readonly { event: Event; context: CommandContext }[]): EventData[] {
-    let previousHash = this.options.hashChain ? (current.lastEvent !== undefined ? eventHash(current.lastEvent) : genesisHash(stream)) : undefined;
-    let revision = current.revision === 'no_stream' ? 0n : current.revision + 1n;
-    return items.map(({ event, context }) => {
-      const data = event.data as unknown as JsonObject;
-      const metadata: JsonObject = previousHash === undefined ? { ...metadataFor(context) } : { ...metadataFor(context), [PREV_HASH]: previousHash };
-      if (previousHash !== undefined) previousHash = eventHash({ streamName: stream, revision, type: event.type, data, metadata });
-      revision += 1n;
-      return { type: event.type, data, metadata };
-    });
-  }
+/** The aggregate as it will be once `events` (built over `head`) are appended: the next command chains onto them. */
+function advanced<State>(stream: string, head: AggregateState<State>, state: State, events: readonly EventData[]): AggregateState<State> {
+  const last = events[events.length - 1];
+  if (last === undefined) return { ...head, state };
+  const revision = (head.revision === 'no_stream' ? -1n : head.revision) + BigInt(events.length);
+  return { state, revision, lastEvent: { streamName: stream, revision, type: last.type, data: last.data, metadata: last.metadata ?? {} } };
 }
