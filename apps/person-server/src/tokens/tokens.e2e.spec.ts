@@ -19,7 +19,8 @@ let service: RunningService;
 let store: EventStore;
 const ps = new PsClient(() => service);
 
-// wait_ms is generous so that "immediate results appear in the terminate response" holds on a loaded CI machine;
+// wait_ms and timeout_ms are generous so that "immediate results appear in the terminate response" holds on a loaded
+// CI machine (a 200 answer that misses a tight timeout would read as a failure);
 // terminate stops waiting as soon as every live token has a first answer.
 beforeAll(async () => {
   await resource.start('ok');
@@ -29,7 +30,7 @@ beforeAll(async () => {
     configFile,
     JSON.stringify(
       configWithResource(resource.endpoint, {
-        revocation: { wait_ms: 2_000, max_attempts: 3, initial_delay_ms: 100, max_delay_ms: 300, timeout_ms: 300, lease_ms: 2_000, per_resource_per_second: 1_000, concurrency: 8 },
+        revocation: { wait_ms: 5_000, max_attempts: 3, initial_delay_ms: 100, max_delay_ms: 300, timeout_ms: 1_000, lease_ms: 3_000, per_resource_per_second: 1_000, concurrency: 8 },
       }),
     ),
   );
@@ -203,17 +204,17 @@ describe('POST /token refuses bad input with a clear 4xx (never a 5xx)', () => {
     ({ s256 } = await ps.approvedMission(agent));
   });
 
-  const cases: [string, () => Promise<Reply>, number, string][] = [
-    ['no body', () => tokenRequest(agent, undefined, { rawBody: '' }), 400, 'invalid_request'],
-    ['not JSON', () => tokenRequest(agent, undefined, { rawBody: '{"resource_token":' }), 400, 'invalid_request'],
-    ['duplicate member names', () => tokenRequest(agent, undefined, { rawBody: '{"resource_token":"a","resource_token":"b"}' }), 400, 'invalid_request'],
-    ['an array', () => tokenRequest(agent, []), 400, 'invalid_request'],
-    ['resource_token missing', () => tokenRequest(agent, {}), 400, 'invalid_request'],
-    ['resource_token not a string', () => tokenRequest(agent, { resource_token: 42 }), 400, 'invalid_request'],
-    ['resource_token too long', () => tokenRequest(agent, { resource_token: 'a'.repeat(20_000) }), 400, 'invalid_request'],
-    ['resource_token not a JWT', () => tokenRequest(agent, { resource_token: 'not-a-jwt' }), 400, 'invalid_request'],
+  const cases: [string, number, string, () => Promise<Reply>][] = [
+    ['no body', 400, 'invalid_request', () => tokenRequest(agent, undefined, { rawBody: '' })],
+    ['not JSON', 400, 'invalid_request', () => tokenRequest(agent, undefined, { rawBody: '{"resource_token":' })],
+    ['duplicate member names', 400, 'invalid_request', () => tokenRequest(agent, undefined, { rawBody: '{"resource_token":"a","resource_token":"b"}' })],
+    ['an array', 400, 'invalid_request', () => tokenRequest(agent, [])],
+    ['resource_token missing', 400, 'invalid_request', () => tokenRequest(agent, {})],
+    ['resource_token not a string', 400, 'invalid_request', () => tokenRequest(agent, { resource_token: 42 })],
+    ['resource_token too long', 400, 'invalid_request', () => tokenRequest(agent, { resource_token: 'a'.repeat(20_000) })],
+    ['resource_token not a JWT', 400, 'invalid_request', () => tokenRequest(agent, { resource_token: 'not-a-jwt' })],
   ];
-  it.each(cases)('%s → %i %s', async (_name, run, status, error) => {
+  it.each(cases)('%s → %i %s', async (_name, status, error, run) => {
     const reply = await run();
     expect(reply.status).toBe(status);
     expect(reply.json['error']).toBe(error);
