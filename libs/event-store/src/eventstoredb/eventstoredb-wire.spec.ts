@@ -334,16 +334,30 @@ describe('EventStoreDB adapter: re-subscription', () => {
     const category = newCategory();
     const total = 300;
     const subscription = rig.store.subscribeToAll({ after: await rig.store.headPosition(), filter: { streamCategories: [category] } });
-    const received = take(subscription[Symbol.asyncIterator](), total, 60_000);
+    const delivered: number[] = [];
+    const consuming = (async () => {
+      for await (const recorded of subscription) {
+        delivered.push(Number(recorded.data['i']));
+        if (delivered.length === total) return;
+      }
+    })();
     const resubscriptions = () => rig.logger.lines.filter((l) => /re-subscribing/.test(l.message)).length;
     const before = resubscriptions();
-    const dropping = setInterval(() => rig.standIn.dropSubscriptions(), 40);
+    // Every 30th append (from the 15th) is followed at once by a drop, while its event may be in flight. Drops wait for the
+    // subscription to be live again (it delivered everything before), so each one is counted whatever
+    // this machine's speed (a timer-based drop could land while the client was reconnecting).
+    const drops = Math.floor(total / 30);
     try {
-      for (let i = 0; i < total; i++) await rig.store.appendToStream(`${category}-${i % 7}`, [event('Counted', { i })]);
-      expect((await received).map((e) => e.data['i'])).toEqual(Array.from({ length: total }, (_, i) => i));
-      expect(resubscriptions() - before).toBeGreaterThan(5);
+      for (let i = 0; i < total; i++) {
+        const dropNow = i % 30 === 14;
+        if (dropNow) await until(() => delivered.length >= i, 10_000);
+        await rig.store.appendToStream(`${category}-${i % 7}`, [event('Counted', { i })]);
+        if (dropNow) rig.standIn.dropSubscriptions();
+      }
+      await Promise.race([consuming, until(() => false, 60_000)]);
+      expect(delivered).toEqual(Array.from({ length: total }, (_, i) => i));
+      expect(resubscriptions() - before).toBe(drops);
     } finally {
-      clearInterval(dropping);
       await subscription.close();
     }
   });
@@ -402,3 +416,11 @@ describe('EventStoreDB adapter: a server that re-sends the event at the resume p
     await subscription.close();
   });
 });
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
