@@ -126,9 +126,13 @@ export function completeAppend<Command, Event extends DomainEvent, State>(
 ): CommandResult<State, Event> {
   const last = prepared.events[prepared.events.length - 1];
   if (prepared.hashChain && last?.id !== undefined) {
-    rememberAppendedHead(prepared.streamName, last.id, {
-      streamName: prepared.streamName, revision: append.nextExpectedRevision, type: last.type, data: last.data, metadata: last.metadata ?? {},
-    });
+    rememberAppendedHead(
+      prepared.streamName,
+      last.id,
+      { streamName: prepared.streamName, revision: append.nextExpectedRevision, type: last.type, data: last.data, metadata: last.metadata ?? {} },
+      // A stream's first event (its creation) is nearly always followed by more: hash it now (chain-head-cache.ts).
+      { hashNow: prepared.current.revision === 'no_stream' },
+    );
   }
   const state = prepared.newEvents.reduce(decider.evolve, prepared.current.state);
   return { state, revision: append.nextExpectedRevision, newEvents: prepared.newEvents, append };

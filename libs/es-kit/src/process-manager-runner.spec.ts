@@ -133,6 +133,42 @@ describe('ProcessManagerRunner', () => {
     expect(await workTypes(env.store)).toEqual(['WorkScheduled', 'WorkClaimed', 'WorkClaimed', 'WorkCompleted']);
   });
 
+  it('schedules the work of many triggers at once, each once, and its checkpoint reaches the last trigger', async () => {
+    const done = new Set<string>();
+    const runner = await run(revoker(async (work) => void done.add(String(work.payload['mission']))));
+    const missions = Array.from({ length: 150 }, (_, i) => `mission-many${i}`);
+    await env.store.appendToStreams(missions.map((stream) => ({ streamName: stream, events: [{ type: 'MissionTerminated', data: {} }] })));
+    await eventually(() => done.size === missions.length, 10_000);
+    const scheduled = (await workTypes(env.store)).filter((type) => type === 'WorkScheduled');
+    expect(scheduled).toHaveLength(missions.length);
+    await runner.stop();
+    runners.splice(runners.indexOf(runner), 1);
+    // The checkpoint reached the last trigger: a restarted runner schedules nothing again.
+    const last = await env.store.headPosition({ streamCategories: ['mission'] });
+    expect((await env.store.checkpoints.load('pm_revoker_triggers'))?.commit).toBe(last?.commit);
+  });
+
+  it('reports a failure to schedule work at once (readiness), without waiting for another trigger', async () => {
+    const broken = Object.create(env.store, {
+      appendToStream: {
+        value: (stream: string, events: Array<{ type: string }>, options: unknown) =>
+          events[0]?.type === 'WorkScheduled' ? Promise.reject(new EventStoreUnavailableError('store went away')) : env.store.appendToStream(stream, events as never, options as never),
+      },
+    }) as typeof env.store;
+    const errors: unknown[] = [];
+    const runner = new ProcessManagerRunner(broken, revoker(async () => undefined), {
+      pollMs: 10,
+      logger: { info: () => undefined, warn: () => undefined, error: (obj) => errors.push(obj) },
+    });
+    runners.push(runner);
+    await runner.start();
+    await env.store.appendToStream('mission-g', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(() => runner.failure !== undefined);
+    expect(runner.failure).toBeInstanceOf(EventStoreUnavailableError);
+    expect(errors).toHaveLength(1);
+    expect(await env.store.checkpoints.load('pm_revoker_triggers')).toBeUndefined();
+  });
+
   it('performs each unit of work exactly once with two replicas on one store', async () => {
     const performed = new Map<string, number>();
     const perform = async (work: WorkItem) => {

@@ -47,6 +47,8 @@ export interface ProcessManagerRunnerOptions {
   readonly logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
+/** Triggers whose work is being scheduled at once (see followTriggers). */
+const SCHEDULE_WINDOW = 64;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -162,13 +164,49 @@ export class ProcessManagerRunner {
     return `${this.workCategory}-${key}`;
   }
 
+  /**
+   * Schedules the work each trigger calls for. Up to SCHEDULE_WINDOW triggers' scheduling appends are in
+   * flight at once (each is its own work stream, so their order does not matter): one awaited commit per
+   * trigger made every generation of a large cascade wait behind the previous ones. The checkpoint only
+   * moves past a trigger once everything scheduled up to it is committed.
+   */
   private async followTriggers(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
-    for await (const event of subscription) {
-      for (const work of this.manager.plan(event)) {
-        await this.schedule(work, this.contextFor(event), { stream: event.streamName, revision: event.revision.toString(), event_id: event.id });
+    let inFlight: Promise<unknown>[] = [];
+    let failure: { error: unknown } | undefined;
+    let checkpointed: Promise<void> = Promise.resolve();
+    // Reported at once (readiness fails) even if no further trigger arrives to end the loop.
+    const fail = (error: unknown): void => {
+      if (failure !== undefined) return;
+      failure = { error };
+      this.loopFailure = error;
+      this.options.logger?.error({ process_manager: this.manager.name, loop: 'triggers', err: error }, 'process manager loop stopped');
+    };
+    try {
+      for await (const event of subscription) {
+        if (failure !== undefined) throw failure.error;
+        const works = this.manager.plan(event);
+        if (works.length > 0) {
+          const trigger = { stream: event.streamName, revision: event.revision.toString(), event_id: event.id };
+          const scheduled = Promise.all(works.map((work) => this.schedule(work, this.contextFor(event), trigger)));
+          scheduled.catch(fail);
+          inFlight.push(scheduled);
+        }
+        if (inFlight.length >= SCHEDULE_WINDOW) {
+          await Promise.all(inFlight);
+          inFlight = [];
+        }
+        const position = event.position;
+        const before = inFlight.slice();
+        checkpointed = checkpointed.then(async () => {
+          await Promise.all(before);
+          await this.store.checkpoints.save(this.checkpointName, position);
+        });
+        checkpointed.catch(fail);
       }
-      await this.store.checkpoints.save(this.checkpointName, event.position);
+    } finally {
+      await checkpointed.catch(() => undefined);
     }
+    if (failure !== undefined) throw failure.error;
   }
 
   private async followWork(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
@@ -289,6 +327,7 @@ export class ProcessManagerRunner {
       await running;
     } catch (error) {
       // A loop that dies must be visible: readiness reports it and the operator restarts the service.
+      if (this.loopFailure === error) return; // already reported where it happened
       this.loopFailure = error;
       this.options.logger?.error({ process_manager: this.manager.name, loop, err: error }, 'process manager loop stopped');
     }

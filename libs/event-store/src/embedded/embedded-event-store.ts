@@ -11,11 +11,14 @@ import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
+import { decodeFrozen, RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
   /** Upper bound on how long a live subscription waits before looking again (appends wake it at once). */
   readonly subscriptionPollMs?: number;
+  /** Newest committed events kept in memory for live subscriptions (default 10,000). */
+  readonly recentEventsCapacity?: number;
 }
 
 type EventRow = [position: bigint, stream: string, revision: bigint, record: string];
@@ -28,6 +31,7 @@ interface StoredRecord {
 }
 
 const PAGE_SIZE = 2000;
+const RECENT_EVENTS_CAPACITY = 10_000;
 const COLUMNS = 'position, stream, revision, record';
 
 /**
@@ -47,14 +51,34 @@ export class EmbeddedEventStore implements EventStore {
       { event_store: 'embedded', path },
       `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
     );
-    return new EmbeddedEventStore(db, options.subscriptionPollMs ?? 1000);
+    return new EmbeddedEventStore(db, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY);
   }
+
+  private readonly recent: RecentEvents;
+  /** Rows written by the transaction in progress; they reach `recent` only once it committed. */
+  private uncommitted: RecentRow[] = [];
+  private uncommittedTombstones: string[] = [];
 
   private constructor(
     private readonly db: Database.Database,
     private readonly pollMs: number,
+    recentEventsCapacity: number,
   ) {
-    this.writes = new GroupCommitQueue(db, () => this.appended.notify());
+    const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
+    this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
+    this.writes = new GroupCommitQueue(db, {
+      afterCommit: () => {
+        this.recent.addCommitted(this.uncommitted);
+        for (const streamName of this.uncommittedTombstones) this.recent.removeStream(streamName);
+        this.uncommitted = [];
+        this.uncommittedTombstones = [];
+        this.appended.notify();
+      },
+      afterRollback: () => {
+        this.uncommitted = [];
+        this.uncommittedTombstones = [];
+      },
+    });
     this.checkpoints = {
       load: async (consumer) => {
         const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
@@ -74,7 +98,7 @@ export class EmbeddedEventStore implements EventStore {
     const serialized = serializeEvents(streamName, events);
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
-    return this.writes.enqueue(() => this.writeEvents(streamName, serialized, expected));
+    return this.enqueueWrite(() => this.writeEvents(streamName, serialized, expected));
   }
 
   async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
@@ -84,7 +108,7 @@ export class EmbeddedEventStore implements EventStore {
     // One queued write, so all of them share one transaction. No savepoint per stream: a refusal is
     // raised by checkedRevision before that stream's first write, so it leaves nothing to undo, and
     // any other error aborts the whole transaction (every append of the call is then rejected).
-    return this.writes.enqueue(() =>
+    return this.enqueueWrite(() =>
       serialized.map(({ streamName, events, expected }): StreamAppendOutcome => {
         try {
           return { ok: true, result: this.writeEvents(streamName, events, expected) };
@@ -112,10 +136,12 @@ export class EmbeddedEventStore implements EventStore {
       ).raw(true);
       return () => {
         if (from === undefined || from < 0n || remaining === 0) return undefined;
-        const rows = page.all(streamName, from, Math.min(PAGE_SIZE, remaining)) as EventRow[];
+        const limit = Math.min(PAGE_SIZE, remaining);
+        const rows = page.all(streamName, from, limit) as EventRow[];
         remaining -= rows.length;
         const last = rows[rows.length - 1];
-        from = last === undefined ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
+        // A short page is the end of the stream: no second query to find that out (most streams fit one page).
+        from = last === undefined || rows.length < limit ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
         return rows;
       };
     }, toRecordedEvent);
@@ -137,8 +163,9 @@ export class EmbeddedEventStore implements EventStore {
       const categories = filterCategories(options.filter);
       return () => {
         if (remaining === 0) return undefined;
-        const rows = this.readPage(after, categories, Math.min(PAGE_SIZE, remaining));
-        remaining -= rows.length;
+        const limit = Math.min(PAGE_SIZE, remaining);
+        const rows = this.readPage(after, categories, limit);
+        remaining = rows.length < limit ? 0 : remaining - rows.length;
         if (rows.length > 0) after = rows[rows.length - 1]![0];
         return rows;
       };
@@ -176,18 +203,36 @@ export class EmbeddedEventStore implements EventStore {
     };
   }
 
+  /**
+   * Live subscriptions read the tail from `recent` (decoded once, shared by every subscriber) and fall
+   * back to SQLite pages when they are further behind. Either way the events are frozen, so a consumer
+   * behaves the same whether it is catching up or live.
+   */
   private async *follow(after: bigint, categories: string[] | undefined, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
+    const categorySet = categories === undefined ? undefined : new Set(categories);
     while (!closed.aborted && !this.closed) {
-      const rows = this.readPage(after, categories, PAGE_SIZE);
-      for (const row of rows) {
-        if (closed.aborted) return;
-        yield toRecordedEvent(row);
-        after = row[0];
+      const recent = this.recent.page(after, categorySet, PAGE_SIZE);
+      let count: number;
+      if (recent !== undefined) {
+        count = recent.length;
+        for (const row of recent) {
+          if (closed.aborted) return;
+          yield sharedRecordedEvent(row);
+          after = row.position;
+        }
+      } else {
+        const rows = this.readPage(after, categories, PAGE_SIZE);
+        count = rows.length;
+        for (const [position, streamName, revision, record] of rows) {
+          if (closed.aborted) return;
+          yield decodeFrozen(position, streamName, revision, record);
+          after = position;
+        }
       }
-      if (rows.length === 0) await this.appended.next(this.pollMs, closed);
+      if (count === 0) await this.appended.next(this.pollMs, closed);
       // A full page means more are waiting: give the event loop a turn before the next one, so that a
       // subscriber far behind does not hold every request up for page after page of microtasks.
-      else if (rows.length === PAGE_SIZE) await new Promise((resume) => setImmediate(resume));
+      else if (count === PAGE_SIZE) await new Promise((resume) => setImmediate(resume));
     }
   }
 
@@ -196,9 +241,10 @@ export class EmbeddedEventStore implements EventStore {
     assertStreamName(streamName);
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
-    await this.writes.enqueue(() => {
+    await this.enqueueWrite(() => {
       const current = this.checkedRevision(streamName, expected);
       this.statement('DELETE FROM events WHERE stream = ?').run(streamName);
+      this.uncommittedTombstones.push(streamName);
       this.statement('INSERT INTO streams (name, revision, tombstone) VALUES (?, ?, 1) ON CONFLICT (name) DO UPDATE SET tombstone = 1')
         .run(streamName, current === 'no_stream' ? -1n : current);
     });
@@ -217,6 +263,21 @@ export class EmbeddedEventStore implements EventStore {
     this.db.close();
   }
 
+  /** A queued write whose rows are forgotten if its savepoint is rolled back (it threw). */
+  private enqueueWrite<T>(write: () => T): Promise<T> {
+    return this.writes.enqueue(() => {
+      const rows = this.uncommitted.length;
+      const tombstones = this.uncommittedTombstones.length;
+      try {
+        return write();
+      } catch (error) {
+        this.uncommitted.length = rows;
+        this.uncommittedTombstones.length = tombstones;
+        throw error;
+      }
+    });
+  }
+
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
     const current = this.checkedRevision(streamName, expected);
     const insert = this.statement('INSERT INTO events (stream, category, revision, record) VALUES (?, ?, ?, ?)');
@@ -229,6 +290,7 @@ export class EmbeddedEventStore implements EventStore {
       // data and metadata are already canonical JSON text; splice them in rather than re-serializing.
       const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
       position = insert.run(streamName, category, revision, record).lastInsertRowid as bigint;
+      this.uncommitted.push({ position, streamName, category, revision, record });
     }
     this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
     return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };

@@ -23,7 +23,7 @@ export class GroupCommitQueue {
 
   constructor(
     db: Database.Database,
-    private readonly afterCommit: () => void,
+    private readonly hooks: { afterCommit(): void; afterRollback(): void },
   ) {
     const inSavepoint = db.transaction((write: () => unknown) => write());
     this.commitBatch = db.transaction((batch: QueuedWrite<unknown>[]) =>
@@ -61,6 +61,7 @@ export class GroupCommitQueue {
     try {
       outcomes = this.commitBatch.immediate(batch);
     } catch (error) {
+      this.hooks.afterRollback();
       const failure = new EventStoreError(`embedded store write failed: ${(error as Error).message}`, { cause: error });
       for (const item of batch) item.reject(failure);
     }
@@ -70,7 +71,7 @@ export class GroupCommitQueue {
         if (outcome.ok) item.resolve(outcome.value);
         else item.reject(outcome.error);
       });
-      this.afterCommit();
+      this.hooks.afterCommit();
     }
     if (this.queue.length > 0) {
       setImmediate(() => this.flush());

@@ -1,0 +1,122 @@
+import type { JsonObject, RecordedEvent } from '../port/event-store.js';
+
+/** A committed row as the store wrote it; decoded at most once, when a subscription first needs it. */
+export interface RecentRow {
+  readonly position: bigint;
+  readonly streamName: string;
+  readonly category: string;
+  readonly revision: bigint;
+  readonly record: string;
+  decoded?: RecordedEvent;
+}
+
+interface StoredRecord {
+  id: string;
+  type: string;
+  created: number;
+  metadata: JsonObject;
+  data: JsonObject;
+}
+
+/**
+ * The newest committed events of the embedded store, in position order, so that live subscriptions
+ * (every projection and process manager follows the tail) read new events from memory, decoded once
+ * and shared, instead of each running its own SQL page and JSON.parse of the same rows. With seven
+ * subscribers to the `mission` category, those repeated reads and parses cost more CPU than the
+ * cascade's own work (ADR 0010).
+ *
+ * Invariant: every event that exists in the store with `position >= coveredFrom` is in `rows`. It holds
+ * because rows are added only after their transaction committed, in commit order, by the single writer
+ * (the file is opened with an exclusive lock), evicted only from the front, and removed when their
+ * stream is tombstoned (its rows are deleted). A subscriber positioned before `coveredFrom` gets
+ * `undefined` and reads SQLite as before.
+ *
+ * Shared events are deep-frozen: one subscriber cannot change what another one sees.
+ */
+export class RecentEvents {
+  private rows: RecentRow[] = [];
+  /** Index of the first live row in `rows` (evicted rows are dropped in chunks). */
+  private start = 0;
+  private coveredFrom: bigint;
+
+  constructor(
+    headPosition: bigint,
+    private readonly capacity: number,
+  ) {
+    this.coveredFrom = headPosition + 1n;
+  }
+
+  /** Rows of one commit, in position order, after COMMIT returned. */
+  addCommitted(rows: readonly RecentRow[]): void {
+    for (const row of rows) this.rows.push(row);
+    const excess = this.rows.length - this.start - this.capacity;
+    if (excess > 0) this.start += excess;
+    if (this.start >= this.capacity) {
+      this.rows = this.rows.slice(this.start);
+      this.start = 0;
+    }
+    const first = this.rows[this.start];
+    if (first !== undefined) this.coveredFrom = first.position;
+  }
+
+  /** The stream's rows were deleted (tombstone): they must not be served any more. */
+  removeStream(streamName: string): void {
+    this.rows = this.rows.slice(this.start).filter((row) => row.streamName !== streamName);
+    this.start = 0;
+  }
+
+  /**
+   * Up to `limit` rows after `after` in the given categories (all when undefined), or undefined when
+   * some of them may be older than what is held here.
+   */
+  page(after: bigint, categories: ReadonlySet<string> | undefined, limit: number): RecentRow[] | undefined {
+    if (after + 1n < this.coveredFrom) return undefined;
+    const page: RecentRow[] = [];
+    for (let index = this.firstAfter(after); index < this.rows.length && page.length < limit; index++) {
+      const row = this.rows[index]!;
+      if (categories === undefined || categories.has(row.category)) page.push(row);
+    }
+    return page;
+  }
+
+  /** Binary search: the index of the first row with position > after. */
+  private firstAfter(after: bigint): number {
+    let low = this.start;
+    let high = this.rows.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.rows[middle]!.position <= after) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/** The row as a RecordedEvent, decoded on first use and shared (frozen) afterwards. */
+export function sharedRecordedEvent(row: RecentRow): RecordedEvent {
+  row.decoded ??= decodeFrozen(row.position, row.streamName, row.revision, row.record);
+  return row.decoded;
+}
+
+/** A RecordedEvent from a stored record, deep-frozen because subscribers may share it. */
+export function decodeFrozen(position: bigint, streamName: string, revision: bigint, text: string): RecordedEvent {
+  const record = JSON.parse(text) as StoredRecord;
+  return Object.freeze({
+    streamName,
+    revision,
+    position: Object.freeze({ commit: position, prepare: position }),
+    id: record.id,
+    type: record.type,
+    data: deepFreeze(record.data),
+    metadata: deepFreeze(record.metadata),
+    created: new Date(record.created),
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
