@@ -95,6 +95,8 @@ export class ProcessManagerRunner {
    */
   private noneDueBefore = Number.NEGATIVE_INFINITY;
   private runScheduled = false;
+  /** The last scan stopped at the concurrency limit: a finished attempt looks again at once. */
+  private workWaitsForSlot = false;
 
   constructor(
     private readonly store: EventStore,
@@ -238,10 +240,12 @@ export class ProcessManagerRunner {
     const now = this.clock();
     if (now.getTime() < this.noneDueBefore) return;
     const limit = this.options.concurrency ?? 8;
+    this.workWaitsForSlot = false;
     let nextDue = Number.POSITIVE_INFINITY;
     for (const [stream, state] of this.open) {
       if (this.inFlight.size >= limit) {
-        nextDue = Number.NEGATIVE_INFINITY; // more may be due: look again at the next poll
+        nextDue = Number.NEGATIVE_INFINITY; // more may be due: look again when a slot is free
+        this.workWaitsForSlot = true;
         break;
       }
       if (this.inFlight.has(stream)) continue;
@@ -262,6 +266,8 @@ export class ProcessManagerRunner {
           this.performing.delete(run);
           // Its state may not have changed (another replica had it, the result was not recorded): look again.
           this.noneDueBefore = Number.NEGATIVE_INFINITY;
+          // A slot is free: due work waiting for it starts now, not at the next poll.
+          if (this.workWaitsForSlot) this.runSoon();
         });
       this.performing.add(run);
     }

@@ -19,6 +19,8 @@ export const CASCADE_ACTOR = { id: 'issuer:cascade', role: 'system' } as const;
 export const DEFAULT_CASCADE_PARALLELISM = 128;
 /** Children read and decided between two turns of the event loop. */
 const YIELD_EVERY = 16;
+/** Cascaded children whose open children are remembered for their own work item (see OpenChildrenMemo). */
+const MEMO_CAPACITY = 4_096;
 
 export interface MissionCascadeOptions {
   /** Children cascaded at once by one work item: read, decided, then appended in one `appendToStreams` (default 128). */
@@ -48,6 +50,7 @@ export interface MissionCascadeOptions {
 export function missionCascadeManager(store: EventStore, clock: () => Date, options: MissionCascadeOptions = {}): ProcessManager {
   const parallelism = options.parallelism ?? DEFAULT_CASCADE_PARALLELISM;
   if (!Number.isSafeInteger(parallelism) || parallelism < 1) throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
+  const memo = new OpenChildrenMemo(MEMO_CAPACITY);
   return {
     name: 'mission_cascade',
     triggers: ['mission'],
@@ -69,7 +72,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
     },
     perform: async (work, signal) => {
       const parentId = String(work.payload['mission_id']);
-      const { state: parentState, open } = await openChildren(store, parentId);
+      const { state: parentState, open } = (await memo.take(store, parentId)) ?? (await openChildren(store, parentId));
       // Terminal states never change, and only a terminal transition schedules this work.
       if (!isTerminalMissionState(parentState)) throw new Error(`mission ${parentId} is ${parentState}, not terminal: nothing to cascade`);
 
@@ -104,7 +107,8 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
         for (const [index, outcome] of outcomes.entries()) {
           const prepared = batch[index]!;
           if (outcome.ok) {
-            completeAppend(prepared, missionDecider, outcome.result);
+            const after = completeAppend(prepared, missionDecider, outcome.result);
+            memo.remember(prepared.streamName, after);
             continue;
           }
           if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;
@@ -116,6 +120,38 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
     },
     retry: { maxAttempts: 50, initialDelayMs: 200, maxDelayMs: 30_000, leaseMs: 60_000, ...options.retry },
   };
+}
+
+/**
+ * The open children of a child this process just cascaded, as its fold showed them, so that the child's
+ * own work item (the next generation) need not read and parse its stream again — a child with 99
+ * children holds 99 ChildMissionAttached events with their evidence. Used only when the stream's
+ * revision is still the one the cascade committed (one cheap revision lookup), so anything appended
+ * since — a detachment, another replica's write — means a normal read. Taken once, bounded.
+ */
+class OpenChildrenMemo {
+  private readonly entries = new Map<string, { revision: bigint; state: MissionLifecycleState; open: string[] }>();
+
+  constructor(private readonly capacity: number) {}
+
+  remember(streamName: string, after: { state: MissionState; revision: bigint | 'no_stream' }): void {
+    const { state, revision } = after;
+    if (revision === 'no_stream' || !missionExists(state)) return;
+    const open: string[] = [];
+    for (const [childId, child] of state.children) if (!child.terminal) open.push(childId);
+    if (open.length === 0) return;
+    this.entries.set(streamName, { revision, state: state.lifecycle, open });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  async take(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; open: string[] } | undefined> {
+    const streamName = missionStreamName(missionId);
+    const entry = this.entries.get(streamName);
+    if (entry === undefined) return undefined;
+    this.entries.delete(streamName);
+    const revision = await store.streamRevision(streamName);
+    return revision === entry.revision ? { state: entry.state, open: entry.open } : undefined;
+  }
 }
 
 /**

@@ -463,6 +463,31 @@ describe('Child Missions background work on the embedded store (spec child-missi
       await expect(openChildren(env.store, missionIdFromBytes(randomBytes(16)))).rejects.toBeInstanceOf(MissionNotFoundError);
     });
 
+    it('the next generation reuses the open children the cascade just folded, only while the child’s stream is unchanged', async () => {
+      const tree = await threeGenerations();
+      const [a1, a2, b1, b2] = tree.grandchildren;
+      const reads: string[] = [];
+      const counting = Object.create(env.store, {
+        readStream: { value: (streamName: string, options?: object) => (reads.push(streamName), env.store.readStream(streamName, options)) },
+      }) as typeof env.store;
+      const manager = missionCascadeManager(counting, clock.now);
+      const perform = (missionId: string) => manager.perform({ key: missionId, payload: { mission_id: missionId }, attempt: 1 }, new AbortController().signal);
+      await missions.lifecycle(tree.root.id, 'revoke');
+      await perform(tree.root.id);
+      // a is unchanged since its MissionCascaded: its work item does not read its stream again.
+      reads.length = 0;
+      await perform(tree.a.id);
+      expect(reads).not.toContain(missionStreamName(tree.a.id));
+      expect((await cascadedEvents(env.store, a1!.id)).length + (await cascadedEvents(env.store, a2!.id)).length).toBe(2);
+      // b changed afterwards (b1 detached): the memo is not trusted, b's stream is read, b1 is left alone.
+      await missions.mission(tree.b.id, { type: 'childReachedTerminal', childMissionId: b1!.id, state: 'completed', now: clock.now() });
+      reads.length = 0;
+      await perform(tree.b.id);
+      expect(reads).toContain(missionStreamName(tree.b.id));
+      expect(await cascadedEvents(env.store, b1!.id)).toEqual([]);
+      expect(await cascadedEvents(env.store, b2!.id)).toHaveLength(1);
+    });
+
     it('plans one work item per terminal transition with open children, and nothing otherwise', async () => {
       const manager = missionCascadeManager(env.store, clock.now);
       const event = (type: string, data: JsonObject): RecordedEvent => ({
