@@ -75,7 +75,11 @@ export async function cascadeBench(options: CascadeBenchOptions): Promise<void> 
       `revoking a root with its Child Mission tree (issuer in this process, embedded store; ${REAL_CHILDREN} children + their ` +
         `${REAL_CHILDREN * GRANDCHILDREN_PER_CHILD} grandchildren created over HTTP with refresh tokens, the rest SEEDED directly into the store)`,
     );
-    for (const children of options.trees) await bench.run(children);
+    // Each size twice: (b) while the 200 refreshes of (a) hit the same process, then (b) alone on a fresh tree.
+    for (const children of options.trees) {
+      await bench.run(children, { refreshes: true });
+      await bench.run(children, { refreshes: false });
+    }
     console.log(`bench + issuer resident memory after the cascades: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
   } finally {
     await service.stop('benchmark finished');
@@ -111,9 +115,9 @@ class TreeBench {
     this.store = service.app.get(EVENT_STORE);
   }
 
-  async run(childCount: number): Promise<void> {
+  async run(childCount: number, options: { refreshes: boolean }): Promise<void> {
     const total = childCount * (1 + GRANDCHILDREN_PER_CHILD);
-    const label = `${total.toLocaleString('en')} descendants`;
+    const label = `${total.toLocaleString('en')} descendants${options.refreshes ? '' : ' (no concurrent refreshes)'}`;
     const tree = await this.build(childCount);
     const started = Date.now();
     await this.settle();
@@ -149,7 +153,7 @@ class TreeBench {
     });
     const revokeAnswered = Date.now();
     if (revoked.status !== 200) throw new Error(`revoke answered ${revoked.status}: ${await revoked.text()}`);
-    const refused = await this.refreshAll(refreshes, { probe: true });
+    const refused = options.refreshes ? await this.refreshAll(refreshes, { probe: true }) : [];
     const result = await cascaded;
     loopDelay.disable();
     const commit = result.revokedAt;
@@ -164,15 +168,17 @@ class TreeBench {
     console.log(
       `${label}: revoke answered in ${revokeAnswered - revokeSent} ms (committed ${commit - revokeSent} ms after it was sent, ${result.rootOpenChildren} open children recorded on MissionRevoked)`,
     );
-    const times = refused.map((r) => r.at - commit);
-    const outcomes = new Map<string, number>();
-    for (const r of refused) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
-    const beforeOwnCascade = tree.real.filter((holder, i) => refused[i]!.at < (result.cascadedAt.get(holder.missionId) ?? Infinity)).length;
-    console.log(
-      `${label}: (a) refreshes of the ${refused.length} HTTP-created descendants, sent as soon as the revoke answered (one grandchild alone, then ${this.concurrency} at a time): ` +
-        `first refused ${times[0]} ms, all refused ${Math.max(...times)} ms after the commit; ${beforeOwnCascade} of ${refused.length} refused before their own MissionCascaded was committed; ` +
-        `${[...outcomes].map(([o, n]) => `${n} × ${o}`).join('; ')}`,
-    );
+    if (options.refreshes) {
+      const times = refused.map((r) => r.at - commit);
+      const outcomes = new Map<string, number>();
+      for (const r of refused) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+      const beforeOwnCascade = tree.real.filter((holder, i) => refused[i]!.at < (result.cascadedAt.get(holder.missionId) ?? Infinity)).length;
+      console.log(
+        `${label}: (a) refreshes of the ${refused.length} HTTP-created descendants, sent as soon as the revoke answered (one grandchild alone, then ${this.concurrency} at a time): ` +
+          `first refused ${times[0]} ms, all refused ${Math.max(...times)} ms after the commit; ${beforeOwnCascade} of ${refused.length} refused before their own MissionCascaded was committed; ` +
+          `${[...outcomes].map(([o, n]) => `${n} × ${o}`).join('; ')}`,
+      );
+    }
     const baselineTimes = baseline.map((answer) => answer.at - answer.sentAt);
     console.log(
       `${label}:     the same refreshes just before the revoke: ${baseline.filter((answer) => answer.status === 200).length} of ${baseline.length} accepted, ` +
