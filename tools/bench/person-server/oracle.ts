@@ -4,9 +4,13 @@
  * agent (caller not authorized) — twice: a mission whose stream holds only its approval, and one with a
  * long history (BENCH_ORACLE_HISTORY status reads by its owner, as a busy mission has). One request at a
  * time, the kinds interleaved in rotating order, after a warm-up; each request signed before its clock
- * starts. Every probe counts against the PS's ProbeLimiter (60 failed lookups per caller and minute,
- * not configurable), so the probes are spread over enough prober agents (≤ 50 probes each) that it never
- * refuses one; the per-caller and per-source rate limits are raised in the generated config.
+ * starts. Each round uses a new prober agent for its three probes, so that every probe is a first-time
+ * (caller, reference) pair for every kind: the security audit writes one event per distinct probe and
+ * suppresses repeats for 60 s, and an attacker's first look at a reference is what an oracle would use.
+ * (With the same prober repeating the not-authorized references, only the absent probes — always a new
+ * digest — were written, which showed up as a difference of the bench, not of the two answers.) It also
+ * keeps every prober far below the PS's ProbeLimiter (60 failed lookups per caller and minute); the
+ * per-caller and per-source rate limits are raised in the generated config.
  */
 import { randomBytes } from 'node:crypto';
 import { ascending, approvedMission, fixed, median, nowMicros, percentile, thousands, type BenchSection } from './context.js';
@@ -16,8 +20,6 @@ import { jsonOf, signAsAgent, statusBody, type Reply } from './signed-client.js'
 const SAMPLES = Number(process.env['BENCH_ORACLE_SAMPLES'] ?? 2000);
 const WARMUP = Number(process.env['BENCH_ORACLE_WARMUP'] ?? 200);
 const HISTORY = Number(process.env['BENCH_ORACLE_HISTORY'] ?? 1000);
-/** Below the ProbeLimiter's 60 per minute per caller (a full bucket to start with). */
-const PROBES_PER_CALLER = 50;
 
 interface Kind {
   readonly label: string;
@@ -67,13 +69,12 @@ export const oracleSection: BenchSection = {
 
     const rounds = WARMUP + SAMPLES;
     const probers: BenchAgent[] = [];
-    for (let index = 0; index < Math.ceil((rounds * kinds.length) / PROBES_PER_CALLER); index++) probers.push(await fixture.agent(`aauth:bench-prober-${index}@agents.bench.example`));
+    for (let index = 0; index < rounds; index++) probers.push(await fixture.agent(`aauth:bench-prober-${index}@agents.bench.example`));
 
-    let probes = 0;
     for (let round = 0; round < rounds; round++) {
+      const prober = probers[round]!;
       for (let position = 0; position < kinds.length; position++) {
         const kind = kinds[(round + position) % kinds.length]!;
-        const prober = probers[Math.floor(probes++ / PROBES_PER_CALLER)]!;
         const request = signAsAgent(base, prober, { body: statusBody(kind.reference()) });
         const sent = nowMicros();
         const reply = await sender.send(request);
@@ -88,7 +89,7 @@ export const oracleSection: BenchSection = {
 
     console.log(
       `anti-oracle timing (spec 5.9; ${thousands(SAMPLES)} samples per kind after ${thousands(WARMUP)} warm-up rounds, one request at a time, kinds interleaved in rotating order, ` +
-        `${probers.length} prober agents ≤ ${PROBES_PER_CALLER} probes each; long history built with ${thousands(HISTORY)} owner status reads in ${fixed(historySeconds)} s):`,
+        `a new prober agent per round, so every probe is a first look at its reference for its caller; long history built with ${thousands(HISTORY)} owner status reads in ${fixed(historySeconds)} s):`,
     );
     const reference = ascending(kinds[0]!.latencies);
     for (const kind of kinds) {
