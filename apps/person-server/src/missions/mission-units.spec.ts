@@ -73,10 +73,26 @@ describe('delegation_tree cursor (spec 4.3 rule 1, DESIGN 3.3)', () => {
 describe('KeyedMutex', () => {
   it('runs work for one key one at a time, other keys in parallel', async () => {
     const mutex = new KeyedMutex();
-    const order: string[] = [];
-    const step = (name: string, ms: number) => () => new Promise<void>((resolve) => setTimeout(() => (order.push(name), resolve()), ms));
-    await Promise.all([mutex.run('a', step('a1', 30)), mutex.run('a', step('a2', 1)), mutex.run('b', step('b1', 5))]);
-    expect(order).toEqual(['b1', 'a1', 'a2']);
+    const started: string[] = [];
+    const finished: string[] = [];
+    // a1 holds key a until the test lets it go (no timers: their order would depend on the machine's speed).
+    let releaseA1!: () => void;
+    const a1Released = new Promise<void>((resolve) => (releaseA1 = resolve));
+    const step = (name: string, until: Promise<void> = Promise.resolve()) => async () => {
+      started.push(name);
+      await until;
+      finished.push(name);
+    };
+    const a = Promise.all([mutex.run('a', step('a1', a1Released)), mutex.run('a', step('a2'))]);
+    // Another key runs to completion while a1 holds key a; a2 does not start meanwhile.
+    await mutex.run('b', step('b1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a1', 'b1']);
+    expect(finished).toEqual(['b1']);
+    releaseA1();
+    await a;
+    expect(started).toEqual(['a1', 'b1', 'a2']);
+    expect(finished).toEqual(['b1', 'a1', 'a2']);
   });
 
   it('a failing run releases the key', async () => {
