@@ -41,12 +41,17 @@ async function blobDeleted(s256: string): Promise<boolean> {
 }
 
 describe('spec 3: expires_at reached → terminated expired, attributed to the PS scheduler (running Person Server)', () => {
+  // How far ahead expires_at lies: proposal, approval and poll (and the stop below) must all happen before it, also on a
+  // slow, loaded CI machine (an approval whose expires_at has passed is refused); the scheduler then gets a generous deadline.
+  const EXPIRY_LEAD_MS = 4_000;
+  const SCHEDULER_DEADLINE_MS = EXPIRY_LEAD_MS + 20_000;
+
   it('spec 3, 6: with no request after approval, the log records MissionTerminated expired at expires_at by the PS scheduler', async () => {
     const agent = await newAgent();
-    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const expiresAt = new Date(Date.now() + EXPIRY_LEAD_MS).toISOString();
     const { s256 } = await ps.approvedMission(agent, { expiresAt });
     expect(await types(`psmission-${s256}`)).toEqual(['MissionApproved']);
-    await eventually(async () => (await types(`psmission-${s256}`)).length === 2, 8000);
+    await eventually(async () => (await types(`psmission-${s256}`)).length === 2, SCHEDULER_DEADLINE_MS);
     const log = await events(store, `psmission-${s256}`);
     expect(log.map((event) => event.type)).toEqual(['MissionApproved', 'MissionTerminated']);
     expect(log[1]!.data).toMatchObject({ reason: 'expired', terminated_at: expiresAt, sequence: 2, actor: { id: 'ps-scheduler', role: 'system' } });
@@ -55,7 +60,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
     const status = await ps.asAgent(agent, { body: { operation: 'status', mission_s256: s256 } });
     expect(status.json).toMatchObject({ mission_status: 'terminated', termination_reason: 'expired', terminated_at: expiresAt });
     expect(await types(`psmission-${s256}`)).toEqual(['MissionApproved', 'MissionTerminated', 'MissionStatusRead']);
-  });
+  }, 60_000);
 
   it('DESIGN 4: /readyz reports the lifecycle process managers', async () => {
     const ready = await ps.get('/readyz');
@@ -66,16 +71,16 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
 
   it('spec 3 (durable scheduler): the service stopped before expires_at and started again records the expiry once, without any request', async () => {
     const agent = await newAgent();
-    const expiresAt = new Date(Date.now() + 2500).toISOString();
+    const expiresAt = new Date(Date.now() + EXPIRY_LEAD_MS).toISOString();
     const { s256 } = await ps.approvedMission(agent, { expiresAt });
     await service.stop('restart test');
     await sleep(Math.max(0, Date.parse(expiresAt) - Date.now()) + 200);
     await start();
-    await eventually(async () => (await types(`psmission-${s256}`)).includes('MissionTerminated'), 8000);
+    await eventually(async () => (await types(`psmission-${s256}`)).includes('MissionTerminated'), SCHEDULER_DEADLINE_MS);
     const terminated = (await events(store, `psmission-${s256}`)).filter((event) => event.type === 'MissionTerminated');
     expect(terminated).toHaveLength(1);
     expect(terminated[0]!.data).toMatchObject({ reason: 'expired', terminated_at: expiresAt, actor: { id: 'ps-scheduler', role: 'system' } });
-  });
+  }, 60_000);
 });
 
 describe('spec 3 rule 5, spec 8: deleting a terminated mission body keeps psmission-<s256> as the tombstone (POST /mission/blob-deletions)', () => {

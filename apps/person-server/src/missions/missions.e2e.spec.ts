@@ -278,11 +278,13 @@ describe('spec 4.1 status', () => {
     expect(status.json).toMatchObject({ mission_status: 'terminated', termination_reason: 'completed', terminated_at: terminated.json['terminated_at'] });
   });
 
-  it('spec 3, 2.4 expired: a mission approved with expires_at a second ahead reads terminated/expired, attributed to ps-scheduler', async () => {
+  it('spec 3, 2.4 expired: a mission approved with expires_at a few seconds ahead reads terminated/expired, attributed to ps-scheduler', async () => {
     const agent = await newAgent();
-    const expiresAt = new Date(Date.now() + 1200).toISOString();
+    // Far enough ahead that proposal, approval and poll finish before it on a slow, loaded machine (an approval whose
+    // expires_at has passed is refused); then wait until it has passed, however long the approval took.
+    const expiresAt = new Date(Date.now() + 4_000).toISOString();
     const { s256 } = await approvedMission(agent, { expiresAt });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 100));
     const status = await asAgent(agent, { body: { operation: 'status', mission_s256: s256 } });
     expect(status.json).toMatchObject({ mission_status: 'terminated', termination_reason: 'expired', terminated_at: expiresAt, expires_at: expiresAt });
     const terminated = (await events(`psmission-${s256}`)).filter((event) => event.type === 'MissionTerminated');
