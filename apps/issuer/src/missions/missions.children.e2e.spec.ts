@@ -156,10 +156,14 @@ describe('POST /missions/status reports the lineage state (spec 3.2, 4.3) and th
 
   it('spec 3.2 last row: the child\'s own expiry wins over the suspension projected from its parent', async () => {
     const root = await rootMission();
-    const child = await childMission(root, { lifetimeMs: 1500 });
+    // Far enough ahead that the suspension and the first status read happen before the child expires on a slow, loaded
+    // machine; then wait until its expires_at (set inside childMission, so at most lifetime from now) has passed.
+    const lifetimeMs = 4_000;
+    const child = await childMission(root, { lifetimeMs });
+    const expiredBy = Date.now() + lifetimeMs;
     await lifecycle(root, 'suspend');
     expect(await status(child)).toMatchObject({ state: 'suspended' });
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiredBy - Date.now()) + 100));
     expect(await status(child)).toMatchObject({ state: 'expired', parent: { state: 'suspended' } });
   });
 
