@@ -13,6 +13,9 @@ import { bootstrapService, type RunningService } from './bootstrap-service.js';
 import { describeStartupFailure } from './describe-startup-failure.js';
 import type { ServiceDefinition } from './service-definition.js';
 
+/** The slow route tells the test when a request reached it, and answers once the test lets it (see "stops gracefully"). */
+const slowRoute: { entered: () => void; release: Promise<void> } = { entered: () => undefined, release: Promise.resolve() };
+
 @Controller('test')
 class TestController {
   @Post('echo')
@@ -45,7 +48,8 @@ class TestController {
 
   @Get('slow')
   async slow(): Promise<unknown> {
-    await delay(400);
+    slowRoute.entered();
+    await slowRoute.release;
     return { done: true };
   }
 }
@@ -223,11 +227,16 @@ describe('bootstrapService', () => {
   it('stops gracefully: finishes requests in flight, refuses new ones, releases the store', async () => {
     const dataDir = join(workDir, 'data');
     const { service, lines } = await start({}, dataDir);
+    // The request is in flight once the handler has it (not after a fixed time), and stays so until released.
+    let release!: () => void;
+    slowRoute.release = new Promise<void>((resolve) => (release = resolve));
+    const entered = new Promise<void>((resolve) => (slowRoute.entered = resolve));
     const inFlight = fetch(`${service.listenUrl}/test/slow`);
-    await delay(100);
+    await entered;
     const stopped = service.stop('SIGTERM');
     await delay(50);
     await expect(fetch(`${service.listenUrl}/healthz`)).rejects.toThrow();
+    release();
     const reply = await inFlight;
     expect(reply.status).toBe(200);
     expect(await reply.json()).toEqual({ done: true });
