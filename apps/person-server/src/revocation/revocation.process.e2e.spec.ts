@@ -58,11 +58,14 @@ describeBuilt('spec 4.4 rule 2: revocation retries are durable work that survive
   it('continues from the events after a restart: nothing lost, nothing confirmed twice', async () => {
     const port = await freePort();
     const configFile = join(workDir, 'person-server.json');
+    // Timing that holds on a slow, loaded machine: failed rounds are 1–2 s apart, so the switch to `hang` below lands
+    // between two rounds rather than inside one; a round is aborted at 80 % of lease_ms, so a hanging round's calls stay
+    // in flight for 4.8 s, ample time for the kill to land while they are. The restart waits out the lease.
     writeFileSync(
       configFile,
       JSON.stringify(
         configWithResource(resource.endpoint, {
-          revocation: { wait_ms: 100, max_attempts: 20, initial_delay_ms: 200, max_delay_ms: 400, timeout_ms: 10_000, lease_ms: 1_500, per_resource_per_second: 1_000, concurrency: 8 },
+          revocation: { wait_ms: 100, max_attempts: 20, initial_delay_ms: 2_000, max_delay_ms: 2_000, timeout_ms: 10_000, lease_ms: 6_000, per_resource_per_second: 1_000, concurrency: 8 },
         }),
       ),
     );
@@ -82,11 +85,14 @@ describeBuilt('spec 4.4 rule 2: revocation retries are durable work that survive
     }
     const terminated = await ps.asPrincipal(alice, { body: { operation: 'terminate', mission_s256: s256, reason: 'revoked', request_id: requestId() } });
     expect(terminated.json['token_residual']).toMatchObject({ tracked: TOKENS, revocation_confirmed: 0 });
-    await eventually(() => jtis.every((jti) => resource.callsFor(jti) >= 1));
+    await eventually(() => jtis.every((jti) => resource.callsFor(jti) >= 1), 30_000);
 
-    // 2. The next round hangs at the resource: kill -9 the PS with attempts recorded and calls in flight.
+    // 2. The next round hangs at the resource: kill -9 the PS with attempts recorded and calls in flight. Wait for a call
+    // of every token that reached the resource after the switch (so it hangs), not just for a second call (that may have
+    // been answered 500 by a round started before the switch, leaving no call in flight).
+    const hangingFrom = resource.calls.length;
     await resource.setMode('hang');
-    await eventually(() => jtis.every((jti) => resource.callsFor(jti) >= 2), 15_000);
+    await eventually(() => jtis.every((jti) => resource.calls.slice(hangingFrom).some((call) => call.jti === jti)), 30_000);
     process.kill(child.pid, 'SIGKILL');
     expect((await child.exited).signal).toBe('SIGKILL');
 
@@ -97,7 +103,7 @@ describeBuilt('spec 4.4 rule 2: revocation retries are durable work that survive
       await eventually(async () => {
         const late = await ps.asPrincipal(alice, { body: { operation: 'terminate', mission_s256: s256, reason: 'revoked', request_id: requestId() } });
         return (late.json['token_residual'] as Record<string, unknown> | undefined)?.['revocation_confirmed'] === TOKENS;
-      }, 30_000);
+      }, 60_000);
     } finally {
       process.kill(child.pid, 'SIGTERM');
       await child.exited;
@@ -124,5 +130,5 @@ describeBuilt('spec 4.4 rule 2: revocation retries are durable work that survive
     } finally {
       await store.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
