@@ -8,6 +8,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const built = ['apps/issuer/dist/main.js', 'apps/person-server/dist/main.js'].every((main) => existsSync(join(root, main)));
 if (!built) console.warn('skipping start-all tests: the services are not built; run `npx tsc -b tsconfig.build.json` first');
 const describeBuilt = built ? describe : describe.skip;
+/** Two service processes start and stop within seconds here but take many more on a loaded CI machine. */
+const KILL_AFTER_MS = 60_000;
+const TEST_TIMEOUT_MS = 90_000;
 
 interface Outcome {
   code: number | null;
@@ -24,7 +27,7 @@ function runStartAll(env: Record<string, string>, onBothListening?: (pid: number
     let stdout = '';
     let stderr = '';
     let announced = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const bothListening = ['[issuer] ', '[person-server] '].every((prefix) => stdout.split('\n').some((line) => line.startsWith(prefix) && line.includes('"msg":"listening on ')));
@@ -66,12 +69,12 @@ describeBuilt('tools/scripts/start-all.mjs', () => {
     expect(outcome.stdout).toMatch(/^\[issuer\] \{.*"msg":"stopped"\}$/m);
     expect(outcome.stdout).toMatch(/^\[person-server\] \{.*"msg":"stopped"\}$/m);
     expect(outcome.stderr).toContain('[start-all] SIGTERM: stopping the services');
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('exits non-zero and stops the other service when one dies', async () => {
     const outcome = await runStartAll({ ...bothOnFreePorts(), PERSON_SERVER_CONFIG_FILE: join(workDir, 'missing.json') });
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain(`[person-server] config error: CONFIG_FILE ${join(workDir, 'missing.json')} does not exist`);
     expect(outcome.stderr).toContain('[start-all] person-server exited unexpectedly (code 1); stopping the others');
-  });
+  }, TEST_TIMEOUT_MS);
 });

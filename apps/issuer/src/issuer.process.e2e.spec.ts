@@ -10,6 +10,8 @@ import { builtMain, demoConfigFile, runBuiltIssuer } from './testing/run-issuer.
 const built = existsSync(builtMain);
 if (!built) console.warn(`skipping issuer process tests: ${builtMain} is missing; run \`npx tsc -b tsconfig.build.json\` first`);
 const describeBuilt = built ? describe : describe.skip;
+/** Starting and stopping a service process takes many seconds on a loaded CI machine; above the harness's 60 s kill. */
+const PROCESS_TEST_TIMEOUT_MS = 90_000;
 
 let workDir: string;
 beforeEach(() => {
@@ -34,7 +36,7 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('config error: PORT must be an integer 0..65535 (0 = any free port), got "abc"\n');
     expect(existsSync(join(workDir, 'data'))).toBe(false);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it.each([
     ['a key of an unsupported type', (c: { clients: Record<string, unknown>[] }) => void (firstKey(c)['kty'] = 'RSA'), 'clients[0].jwks.keys[0].kty: must be "EC" or "OKP", got "RSA"'],
@@ -47,13 +49,13 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`config error: ${configFile} ${expected}`);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('exits non-zero when CONFIG_FILE does not exist', async () => {
     const result = await runBuiltIssuer({ PORT: '0', BASE_URL: 'http://issuer.test', DATA_DIR: join(workDir, 'data'), CONFIG_FILE: join(workDir, 'missing.json') });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`config error: CONFIG_FILE ${join(workDir, 'missing.json')} does not exist (looked at ${join(workDir, 'missing.json')})\n`);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('exits non-zero naming a SIGNING_KEY_FILE that is not a private key', async () => {
     const keyFile = join(workDir, 'signing-key.json');
@@ -62,7 +64,7 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`config error: SIGNING_KEY_FILE ${keyFile}: must be a private key: member "d" is missing or malformed\n`);
     expect(result.stdout).not.toContain('"level":"error"');
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('exits non-zero with an event-store message when the store file is corrupt', async () => {
     const dataDir = join(workDir, 'data');
@@ -71,7 +73,7 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     const result = await runBuiltIssuer({ PORT: '0', BASE_URL: 'http://issuer.test', DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^startup error: event store: .*events\.sqlite is not a readable event-store database/);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('starts with the defaults of DESIGN 5 but PORT, and stops with exit 0 on SIGTERM', async () => {
     const result = await runBuiltIssuer({ PORT: '0', BASE_URL: 'http://localhost:4000', DATA_DIR: join(workDir, 'data') }, (pid) => process.kill(pid, 'SIGTERM'));
@@ -82,5 +84,5 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
     expect(messages.filter((msg) => msg.startsWith('listening on'))).toEqual(['listening on http://localhost:4000']);
     expect(messages).toEqual(expect.arrayContaining(['shutting down: refusing new connections, finishing requests in flight', 'event store closed', 'stopped']));
     expect(lines.find((line) => line.msg === 'issuer starting')).toMatchObject({ config_file: demoConfigFile });
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 });

@@ -7,6 +7,8 @@ import { builtMain, demoConfigFile, runBuiltPersonServer } from './testing/run-p
 const built = existsSync(builtMain);
 if (!built) console.warn(`skipping person-server process tests: ${builtMain} is missing; run \`npx tsc -b tsconfig.build.json\` first`);
 const describeBuilt = built ? describe : describe.skip;
+/** Starting and stopping a service process takes many seconds on a loaded CI machine; above the harness's 60 s kill. */
+const PROCESS_TEST_TIMEOUT_MS = 90_000;
 
 let workDir: string;
 beforeEach(() => {
@@ -19,7 +21,7 @@ describeBuilt('node apps/person-server/dist/main.js', () => {
     const result = await runBuiltPersonServer({ BASE_URL: 'http://localhost:4001/', DATA_DIR: join(workDir, 'data') });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('config error: BASE_URL must not end with "/", got "http://localhost:4001/"\n');
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('exits non-zero naming the JSON path of a bad CONFIG_FILE value', async () => {
     const config = JSON.parse(readFileSync(demoConfigFile, 'utf8')) as { principals: Record<string, unknown>[] };
@@ -29,7 +31,7 @@ describeBuilt('node apps/person-server/dist/main.js', () => {
     const result = await runBuiltPersonServer({ PORT: '0', BASE_URL: 'http://person-server.test', DATA_DIR: join(workDir, 'data'), CONFIG_FILE: configFile });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`config error: ${configFile} principals[1].role: must be "person" or "admin", got "owner"\n`);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   it('stops with exit 0 on a Ctrl-C delivered twice at once (by the terminal and by npm)', async () => {
     const result = await runBuiltPersonServer({ PORT: '0', BASE_URL: 'http://localhost:4001', DATA_DIR: join(workDir, 'data') }, (pid) => {
@@ -40,5 +42,5 @@ describeBuilt('node apps/person-server/dist/main.js', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('"msg":"listening on http://localhost:4001"');
     expect(result.stdout).toContain('"msg":"stopped"');
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 });

@@ -44,14 +44,16 @@ export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * Runs `node <main>` from `cwd`; `whenListening` is called once the service logged its `listening on`
- * line (e.g. to send it a signal). Killed after `timeoutMs` so a hung child fails the test.
+ * line (e.g. to send it a signal). Killed after `timeoutMs` so a hung child fails the test; the default is generous
+ * because a loaded CI machine takes many seconds to start and stop a service process (a test that calls this needs a
+ * jest timeout above it).
  */
 export function runBuiltService(
   main: string,
   cwd: string,
   env: Record<string, string>,
   whenListening?: (pid: number) => void,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<ProcessResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [main], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
