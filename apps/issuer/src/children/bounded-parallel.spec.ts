@@ -21,11 +21,18 @@ describe('forEachBounded (the cascade’s bounded parallelism)', () => {
     const started: number[] = [];
     let finished = 0;
     const failure = new Error('item 2 failed');
+    // Item 1 is held until item 2 has failed (a gate, not timers: a loaded machine can reorder timers).
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
     await expect(
       forEachBounded([1, 2, 3, 4, 5, 6], 2, async (item) => {
         started.push(item);
-        await sleep(item === 2 ? 1 : 5);
-        if (item === 2) throw failure;
+        if (item === 2) {
+          await sleep(1);
+          setImmediate(releaseFirst);
+          throw failure;
+        }
+        await firstHeld;
         finished++;
       }),
     ).rejects.toBe(failure);
