@@ -59,7 +59,7 @@ function dueTime(state: WorkState): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** Exponential back-off with full jitter, capped. */
+/** Exponential back-off with equal jitter (a random delay between half and all of the doubled delay), capped. */
 export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

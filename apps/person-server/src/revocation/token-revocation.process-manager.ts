@@ -14,7 +14,7 @@ export function revocationWork(missionS256: string, dueAt: Date) {
  * Spec 4.4, DESIGN 3.3: started by `MissionTerminated` (checkpointed trigger, or scheduled directly
  * by `terminate` so it starts at once — the same key, so it is scheduled once). Each attempt of the
  * work item is one revocation round over the mission's tokens; while tokens remain the round fails
- * and the runner retries it with exponential back-off and full jitter, up to `max_attempts` rounds
+ * and the runner retries it with exponential back-off and equal jitter, up to `max_attempts` rounds
  * (the last round closes what is left as `attempts_exhausted`). Claims, attempts and results are all
  * events, so after a crash — even `kill -9` mid-round — the next replica or restart continues from
  * the store once the claim's lease runs out.
