@@ -3,11 +3,19 @@ import { EventStoreError } from '../port/errors.js';
 
 interface QueuedWrite<T> {
   readonly write: () => T;
+  /** Rows it writes (events), for the per-commit budget. */
+  readonly rows: number;
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
 }
 
 const MAX_WRITES_PER_COMMIT = 1024;
+/**
+ * Rows per commit (a multi-stream append counts all its events). A commit runs synchronously on the event
+ * loop: without a bound, a burst of large batched appends (a cascade) became one commit of thousands of
+ * rows that held every request up for 100 ms and more.
+ */
+const MAX_ROWS_PER_COMMIT = 1024;
 
 /**
  * Group commit: writes requested during one turn of the event loop share one SQLite transaction
@@ -39,9 +47,9 @@ export class GroupCommitQueue {
     );
   }
 
-  enqueue<T>(write: () => T): Promise<T> {
+  enqueue<T>(write: () => T, rows = 1): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ write, rows, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         this.idle = new Promise((done) => (this.markIdle = done));
@@ -56,7 +64,14 @@ export class GroupCommitQueue {
   }
 
   private flush(): void {
-    const batch = this.queue.splice(0, MAX_WRITES_PER_COMMIT);
+    // At least one write, however large; then whole writes while both budgets hold.
+    let count = 0;
+    let rows = 0;
+    while (count < this.queue.length && count < MAX_WRITES_PER_COMMIT && (count === 0 || rows + this.queue[count]!.rows <= MAX_ROWS_PER_COMMIT)) {
+      rows += this.queue[count]!.rows;
+      count += 1;
+    }
+    const batch = this.queue.splice(0, count);
     let outcomes: ReturnType<typeof this.commitBatch> | undefined;
     try {
       outcomes = this.commitBatch.immediate(batch);
