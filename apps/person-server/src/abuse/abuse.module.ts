@@ -3,13 +3,16 @@ import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
+import { ProbeLimiter } from '../missions/probe-limiter.js';
 import { AuditDigestKey, AUDIT_DIGEST_KEY_ENV, loadAuditDigestKey } from './audit-digest-key.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecurityAudit } from './security-audit.js';
 
 /**
- * Abuse control (spec 5.5, 5.9, 8): per-source and per-caller rate limits from `rate_limits`, and the
- * security audit log with its per-deployment HMAC key. Needs the clock of the AuthenticationModule.
+ * Abuse control (spec 5.5, 5.9, 8): per-source and per-caller rate limits from `rate_limits`, the
+ * failed-lookup limiter of every endpoint that resolves a Mission Reference (`ProbeLimiter`: one budget
+ * per caller however the probing is spread), and the security audit log with its per-deployment HMAC key.
+ * Needs the clock of the AuthenticationModule.
  */
 @Global()
 @Module({
@@ -19,6 +22,7 @@ import { SecurityAudit } from './security-audit.js';
       inject: [SERVICE_CONFIG, CLOCK],
       useFactory: (config: PersonServerConfig, clock: Clock) => new RateLimiter(config.rate_limits, clock),
     },
+    { provide: ProbeLimiter, inject: [CLOCK], useFactory: (clock: Clock) => new ProbeLimiter(clock) },
     {
       provide: AuditDigestKey,
       inject: [SERVICE_SETTINGS, LOGGER],
@@ -40,6 +44,6 @@ import { SecurityAudit } from './security-audit.js';
       useFactory: (store: EventStore, key: AuditDigestKey, clock: Clock, logger: Logger) => new SecurityAudit(store, key, clock, logger.child({ component: 'security-audit' })),
     },
   ],
-  exports: [RateLimiter, AuditDigestKey, SecurityAudit],
+  exports: [RateLimiter, ProbeLimiter, AuditDigestKey, SecurityAudit],
 })
 export class AbuseModule {}

@@ -32,7 +32,11 @@ describe('person-server CONFIG_FILE schema', () => {
       ['ops', 'admin'],
     ]);
     expect(value.agent_providers[0]!.jwks!.keys).toHaveLength(1);
-    expect(value.resources[0]).toMatchObject({ issuer: 'https://files.example', revocation_endpoint: 'http://127.0.0.1:5000/revoke' });
+    expect(value.resources[0]).toMatchObject({
+      issuer: 'https://files.example',
+      revocation_endpoint: 'http://127.0.0.1:5000/revoke',
+      call_chain_agents: ['aauth:files-service@agents.example'],
+    });
     expect(value).toMatchObject({ untracked_access_modes: true, status_freshness_seconds: 30, rate_limits: { per_caller_per_minute: 600, per_source_per_minute: 6000 } });
   });
 
@@ -67,6 +71,12 @@ describe('person-server CONFIG_FILE schema', () => {
     expect(() => validateJson(personServerConfigSchema, { principals: [], auth_token_ttl_seconds: 0 }, 'ps.json')).toThrow(/auth_token_ttl_seconds/);
   });
 
+  it('DESIGN 3.3, ADR 0012: a resource without call_chain_agents declares no agent (it cannot start call chains)', () => {
+    const config = demo();
+    delete config.resources[0]!['call_chain_agents'];
+    expect(validateJson(personServerConfigSchema, config, 'ps.json').value.resources[0]!.call_chain_agents).toEqual([]);
+  });
+
   it('accepts a jwks_uri instead of inline keys, or neither (metadata discovery)', () => {
     const config = demo();
     delete config.agent_providers[0]!['jwks'];
@@ -86,6 +96,14 @@ describe('person-server CONFIG_FILE schema', () => {
     ['an issuer with a trailing slash', (c) => void (c.agent_providers[0]!['issuer'] = 'https://agents.example/'), 'agent_providers[0].issuer: must not end with "/"'],
     ['both jwks and jwks_uri', (c) => void (c.resources[0]!['jwks_uri'] = 'https://files.example/jwks'), 'resources[0].jwks_uri: give either jwks or jwks_uri, not both'],
     ['a private key', (c) => void (((c.resources[0]!['jwks'] as { keys: Record<string, unknown>[] }).keys[0]!)['d'] = 'x'), 'resources[0].jwks.keys[0].d: private key material'],
+    ['call_chain_agents that is not an array', (c) => void (c.resources[0]!['call_chain_agents'] = 'aauth:files-service@agents.example'), 'resources[0].call_chain_agents: must be an array, got'],
+    ['a call_chain_agents entry that is not a string', (c) => void (c.resources[0]!['call_chain_agents'] = [42]), 'resources[0].call_chain_agents[0]: must be a string, got 42'],
+    ['a malformed call_chain_agents entry', (c) => void (c.resources[0]!['call_chain_agents'] = ['files-service']), 'resources[0].call_chain_agents[0]: must be an agent identifier such as "aauth:assistant@agents.example", got "files-service"'],
+    [
+      'a call_chain_agents entry given twice',
+      (c) => void (c.resources[0]!['call_chain_agents'] = ['aauth:files-service@agents.example', 'aauth:files-service@agents.example']),
+      'resources[0].call_chain_agents[1]: duplicate agent "aauth:files-service@agents.example" (already at index 0)',
+    ],
     ['a relative revocation endpoint', (c) => void (c.resources[0]!['revocation_endpoint'] = '/revoke'), 'resources[0].revocation_endpoint: must be an absolute URL'],
     ['a non-boolean untracked_access_modes', (c) => void (c['untracked_access_modes'] = 'no'), 'untracked_access_modes: must be true or false, got "no"'],
     ['a zero freshness window', (c) => void (c['status_freshness_seconds'] = 0), 'status_freshness_seconds: must be an integer 1..3600, got 0'],

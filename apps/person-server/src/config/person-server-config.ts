@@ -28,15 +28,20 @@ function exclusiveKeySource(entry: { jwks?: unknown; jwks_uri?: string }, at: Js
   if (entry.jwks !== undefined && entry.jwks_uri !== undefined) at.key('jwks_uri').fail('give either jwks or jwks_uri, not both');
 }
 
+/** A set of agent identifiers: each one well formed, none twice. */
+const agentIds = (maxItems: number) =>
+  array(string({ maxLength: 255, pattern: AGENT_ID, patternHint: 'an agent identifier such as "aauth:assistant@agents.example"' }), {
+    maxItems,
+    uniqueBy: { key: (agent) => agent, what: 'agent' },
+  });
+
 const principalSchema = refine(
   object({
     id: string({ maxLength: 255, pattern: /^[\x21-\x7e]+$/, patternHint: 'printable ASCII without spaces' }),
     role: oneOf(['person', 'admin'] as const),
     jkt: string({ pattern: JWK_THUMBPRINT, patternHint: 'a SHA-256 JWK thumbprint (RFC 7638, 43 base64url characters)' }),
     tenant: string({ maxLength: 255 }),
-    agents: optional(array(string({ maxLength: 255, pattern: AGENT_ID, patternHint: 'an agent identifier such as "aauth:assistant@agents.example"' }), {
-      uniqueBy: { key: (agent) => agent, what: 'agent' },
-    })),
+    agents: optional(agentIds(10_000)),
   }),
   (principal, at) => {
     if (principal.role === 'admin' && principal.agents !== undefined) at.key('agents').fail('only principals with role "person" own agents');
@@ -55,6 +60,12 @@ const resourceSchema = refine(
     jwks_uri: optional(absoluteUrl()),
     /** Usually read from the resource's metadata; configured here it takes precedence. */
     revocation_endpoint: optional(absoluteUrl({ allowQuery: true })),
+    /**
+     * DESIGN 3.3 call chains (ADR 0012): the agent identities this resource uses when it calls onwards. Only
+     * these agents may present an Auth Token issued to this resource as `upstream_token`; an Auth Token is
+     * otherwise a bearer secret for its mission. Empty (the default): this resource cannot start call chains.
+     */
+    call_chain_agents: withDefault(agentIds(1_000), []),
   }),
   exclusiveKeySource,
 );

@@ -1,6 +1,7 @@
 import { AgentProviderKeys, AgentProviderUnavailableError, type AgentProviderKeysOptions } from '../auth/agent-provider-keys.js';
 import type { TrustedResource } from '../config/person-server-config.js';
 import type { ResourceKeySource } from './resource-token.js';
+import type { CallChainAgentSource } from './token-request.rules.js';
 
 /** The resource metadata document read when keys or the revocation endpoint are not configured. */
 export const RESOURCE_METADATA_PATH = '/.well-known/aauth-resource.json';
@@ -15,7 +16,7 @@ export class ResourceUnavailableError extends Error {
  * revocation endpoint — configured, or read once from the resource's metadata (spec 2.6: "the
  * Resource revocation endpoint when advertised").
  */
-export class ResourceDirectory implements ResourceKeySource {
+export class ResourceDirectory implements ResourceKeySource, CallChainAgentSource {
   private readonly keys: AgentProviderKeys;
   private readonly resources: ReadonlyMap<string, TrustedResource>;
   private readonly discoveredEndpoints = new Map<string, { endpoint: string | undefined; atMs: number }>();
@@ -30,6 +31,11 @@ export class ResourceDirectory implements ResourceKeySource {
 
   isTrusted(issuer: string): boolean {
     return this.resources.has(issuer);
+  }
+
+  /** DESIGN 3.3, ADR 0012: the agents a configured resource calls onwards as; undefined when `issuer` is not configured. */
+  callChainAgents(issuer: string): readonly string[] | undefined {
+    return this.resources.get(issuer)?.call_chain_agents;
   }
 
   async keysFor(issuer: string, kid: string): Promise<readonly { readonly kty: string; readonly [member: string]: unknown }[]> {

@@ -13,11 +13,14 @@ import {
   type Mission,
   type MissionState,
 } from '@mission/ps-domain';
+import { SecurityAudit } from '../abuse/security-audit.js';
 import { AgentProviderKeys } from '../auth/agent-provider-keys.js';
-import type { AuthenticatedAgent, AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { callerKey, type AuthenticatedAgent, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
+import type { RequestFacts } from '../http/request-facts.js';
 import { authorizeFromApproval } from '../missions/mission-gate.js';
+import { ProbeLimiter } from '../missions/probe-limiter.js';
 import { MissionTerminatedError, TemporarilyUnavailableError } from '../http/problem-errors.js';
 import { mintAuthToken, UpstreamTokenError, verifyUpstreamToken, type VerifiedUpstreamToken } from './auth-tokens.js';
 import { ResourceDirectory, ResourceUnavailableError } from './resource-directory.js';
@@ -27,6 +30,7 @@ import { TokenLedger } from './token-ledger.js';
 import { InvalidTokenRequestError } from './token-problems.js';
 import {
   callerAsHolder,
+  callerCallsOnwardsForUpstreamAudience,
   parseTokenRequest,
   refuseSubAgentCaller,
   requireAgent,
@@ -63,12 +67,16 @@ export class TokenEndpoint {
     private readonly resources: ResourceDirectory,
     private readonly ledger: TokenLedger,
     private readonly missionLog: MissionLog,
+    private readonly audit: SecurityAudit,
+    private readonly probes: ProbeLimiter,
   ) {}
 
-  async issue(authenticated: AuthenticatedCaller, body: unknown): Promise<IssuedAuthToken> {
+  async issue(authenticated: AuthenticatedCaller, body: unknown, facts: RequestFacts = {}): Promise<IssuedAuthToken> {
     // DESIGN 3.1: an agent's request; DESIGN 3.3: not a sub-agent's own.
     const caller = requireAgent(authenticated);
     refuseSubAgentCaller(caller);
+    // Spec 5.9, 8: a caller with too many failed lookups is refused (429) before any lookup, whatever it names.
+    this.probes.check(callerKey(caller));
     const request = parseTokenRequest(body);
     const now = this.clock.now();
 
@@ -77,12 +85,13 @@ export class TokenEndpoint {
     // DESIGN 3.3: the holder is the caller, or the sub-agent its verified agent token names.
     const holder = request.subagentToken !== undefined ? await verifiedSubAgent(request.subagentToken, caller, this.agentProviders, this.clock) : await callerAsHolder(caller);
     resourceTokenNamesHolder(resource, holder);
-    // DESIGN 3.3: a call chain is proven by an Auth Token of this mission that this PS handed out.
-    const upstream = request.upstreamToken !== undefined ? await this.verifiedUpstream(request.upstreamToken, resource, now) : undefined;
+    // DESIGN 3.3: a call chain is proven by an Auth Token of this mission that this PS handed out to a
+    // resource that declares the caller as its own (ADR 0012).
+    const upstream = request.upstreamToken !== undefined ? await this.verifiedUpstream(request.upstreamToken, resource, caller, now) : undefined;
 
     // Spec 3: expiry first, then only an active mission of this PS lets a token through; absent and
-    // not owned are one answer, as for the management operations (spec 5.9).
-    const mission = await this.activeMission(resource.missionS256, caller, upstream, now);
+    // not owned are one answer, as for the management operations, and both are probes (spec 5.9).
+    const mission = await this.probeAudited(caller, resource.missionS256, facts, () => this.activeMission(resource.missionS256, caller, upstream, now));
 
     const ttlEnd = new Date(now.getTime() + this.config.auth_token_ttl_seconds * 1000);
     // DESIGN 3.1: `exp` never past the mission's `expires_at`.
@@ -135,7 +144,7 @@ export class TokenEndpoint {
     }
   }
 
-  private async verifiedUpstream(jwt: string, resource: VerifiedResourceToken, now: Date): Promise<VerifiedUpstreamToken> {
+  private async verifiedUpstream(jwt: string, resource: VerifiedResourceToken, caller: AuthenticatedAgent, now: Date): Promise<VerifiedUpstreamToken> {
     let upstream: VerifiedUpstreamToken;
     try {
       upstream = await verifyUpstreamToken(jwt, this.keys, this.settings.baseUrl, now);
@@ -143,11 +152,30 @@ export class TokenEndpoint {
       if (error instanceof UpstreamTokenError) throw new InvalidTokenRequestError(error.message);
       throw error;
     }
+    // DESIGN 3.3 (ADR 0012): who presents the chain is checked first, before anything under its mission is read.
+    callerCallsOnwardsForUpstreamAudience(upstream, caller, this.resources);
     upstreamMatchesMission(upstream, resource);
     // Only a token this PS recorded and handed out proves the chain (spec 4.3 rule 4).
     const tracked = (await this.ledger.state(resource.missionS256)).tokens.get(tokenKey({ iss: this.settings.baseUrl, jti: upstream.jti }));
     if (tracked === undefined || !tracked.released) throw new InvalidTokenRequestError('upstream_token is not an auth token of this mission');
     return upstream;
+  }
+
+  /**
+   * Spec 5.9, 6: a lookup that finds no mission of this caller is a probe. It goes to the security audit
+   * with a keyed digest of the reference (never the raw value), counts against the caller's failed
+   * lookups (`ProbeLimiter`), and creates no mission record; the answer stays the one `mission_not_found`.
+   */
+  private async probeAudited<T>(caller: AuthenticatedAgent, s256: string, facts: RequestFacts, lookup: () => Promise<T>): Promise<T> {
+    try {
+      return await lookup();
+    } catch (error) {
+      if (error instanceof MissionNotFoundError) {
+        this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });
+        this.probes.recordFailure(callerKey(caller));
+      }
+      throw error;
+    }
   }
 
   /** Applies a due expiry (recorded, attributed to the PS scheduler) and returns the active mission. */
@@ -156,7 +184,8 @@ export class TokenEndpoint {
     if (upstream === undefined) await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent });
     const { state }: { state: MissionState } = await this.missionLog.execute(s256, { type: 'applyExpiry', now }, this.context(caller, now, `token-expiry:${s256}`));
     if (!missionExists(state) || state.approver !== this.settings.baseUrl) throw new MissionNotFoundError('absent');
-    // The Owning Agent asks for itself or its sub-agents; a call chain is authorized by its upstream token.
+    // The Owning Agent asks for itself or its sub-agents; a call chain is authorized by its upstream token,
+    // which verifiedUpstream has bound to the caller (ADR 0012) and to this mission.
     if (upstream === undefined && state.agent !== caller.agent) throw new MissionNotFoundError('not_authorized');
     if (state.status !== 'active') throw new MissionTerminatedError(state.termination.reason);
     return state;

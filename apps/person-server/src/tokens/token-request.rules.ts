@@ -89,6 +89,25 @@ export function resourceTokenNamesHolder(resource: VerifiedResourceToken, holder
   }
 }
 
+/** Which agents a configured resource calls onwards as (CONFIG_FILE `resources[].call_chain_agents`). */
+export interface CallChainAgentSource {
+  /** Undefined when `resource` is not a configured resource. */
+  callChainAgents(resource: string): readonly string[] | undefined;
+}
+
+/**
+ * DESIGN 3.3 call chain, bound to its caller (ADR 0012): the one who calls onwards is the resource the
+ * upstream Auth Token was issued to (`aud`), so only an agent that resource declares as its own may present
+ * it. Without this, any agent holding a copy of an Auth Token could draw new tokens under its mission.
+ * Runs before any lookup under the mission: an agent refused here learns nothing about the mission.
+ */
+export function callerCallsOnwardsForUpstreamAudience(upstream: VerifiedUpstreamToken, caller: AuthenticatedAgent, resources: CallChainAgentSource): void {
+  const declared = resources.callChainAgents(upstream.aud);
+  if (declared === undefined || !declared.includes(caller.agent)) {
+    throw new InvalidTokenRequestError('upstream_token was not issued to a resource that declares the calling agent in call_chain_agents');
+  }
+}
+
 /** DESIGN 3.3 call chain: the upstream Auth Token is of the same mission as the new Resource Token. */
 export function upstreamMatchesMission(upstream: VerifiedUpstreamToken, resource: VerifiedResourceToken): void {
   if (upstream.missionS256 !== resource.missionS256) throw new InvalidTokenRequestError('upstream_token belongs to another mission');

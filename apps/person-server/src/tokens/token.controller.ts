@@ -1,6 +1,7 @@
 import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { requestFacts } from '../http/request-facts.js';
 import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import { toProblem } from '../missions/mission-problems.js';
@@ -20,7 +21,8 @@ export class TokenController {
   async token(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     try {
-      const issued = await this.tokens.issue(caller, strictJsonBody(request));
+      // The request facts are for the security audit of probes (spec 5.9, 6): never the body or headers.
+      const issued = await this.tokens.issue(caller, strictJsonBody(request), requestFacts(request, response));
       response.status(200);
       return { ...issued, token_type: 'aa-auth+jwt' };
     } catch (error) {

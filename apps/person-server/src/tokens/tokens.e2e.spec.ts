@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,14 +6,18 @@ import { calculateJwkThumbprint, createLocalJWKSet, decodeJwt, jwtVerify, type J
 import { verifyHashChain } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
-import { tokensStreamName } from '@mission/ps-domain';
+import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
+import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { agentRequest, agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
 import { alice, ASSISTANT, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { PROBE_FAILURES_PER_MINUTE } from '../missions/probe-limiter.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { configWithResource, DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 
 const SUB_AGENT = 'aauth:helper@agents.example';
+/** The agent config/person-server.json declares for the demo resource in `call_chain_agents` (ADR 0012). */
+const FILES_SERVICE = 'aauth:files-service@agents.example';
 const resource = new FakeResource();
 let dataDir: string;
 let service: RunningService;
@@ -72,6 +77,34 @@ async function terminate(s256: string, reason = 'revoked', key = alice): Promise
 
 async function psJwks(): Promise<ReturnType<typeof createLocalJWKSet>> {
   return createLocalJWKSet((await ps.get('/jwks')).json as { keys: JWK[] });
+}
+
+/** A syntactically valid Mission Reference that no mission has. */
+function absentReference(label: string): string {
+  return createHash('sha256').update(`absent ${label} ${Date.now()} ${Math.random()}`).digest('base64url');
+}
+
+/** The header set of a reply with the per-response values (Date, X-Request-Id) blanked (spec 5.9: same header set). */
+function headersExceptDateAndRequestId(reply: Reply): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...reply.headers };
+  expect(Object.keys(copy)).toEqual(expect.arrayContaining(['date', 'x-request-id']));
+  delete copy['date'];
+  copy['x-request-id'] = '<per request>';
+  return copy;
+}
+
+/** The mission_probe events appended to security-audit after `before` (appends run in the background: flushed first). */
+async function probesSince(before: number): Promise<{ data: Record<string, unknown>; text: string }[]> {
+  await service.app.get(SecurityAudit).flush();
+  return (await events(store, SECURITY_AUDIT_STREAM))
+    .slice(before)
+    .filter((event) => event.data['kind'] === 'mission_probe')
+    .map(({ data, metadata }) => ({ data, text: JSON.stringify({ data, metadata }) }));
+}
+
+async function auditLength(): Promise<number> {
+  await service.app.get(SecurityAudit).flush();
+  return (await events(store, SECURITY_AUDIT_STREAM)).length;
 }
 
 describe('DESIGN 3.1 POST /token: auth tokens for a resource token under an active mission', () => {
@@ -168,7 +201,7 @@ describe('DESIGN 3.1 POST /token: auth tokens for a resource token under an acti
     const agent = await newAgent();
     const { s256 } = await ps.approvedMission(agent);
     const upstream = String((await authToken(agent, s256)).json['auth_token']);
-    const downstream = await newAgent('aauth:files-service@agents.example');
+    const downstream = await newAgent(FILES_SERVICE);
     const rt = await resourceToken({ agent: downstream.id, agentJkt: await jktOf(downstream.key), missionS256: s256, audience: testBaseUrl });
     const reply = await tokenRequest(downstream, { resource_token: rt, upstream_token: upstream });
     expect(reply.status).toBe(200);
@@ -185,13 +218,33 @@ describe('DESIGN 3.1 POST /token: auth tokens for a resource token under an acti
     const one = await ps.approvedMission(agent);
     const two = await ps.approvedMission(agent);
     const upstreamOfOne = String((await authToken(agent, one.s256)).json['auth_token']);
-    const downstream = await newAgent('aauth:files-service@agents.example');
+    const downstream = await newAgent(FILES_SERVICE);
     const rt = await resourceToken({ agent: downstream.id, agentJkt: await jktOf(downstream.key), missionS256: two.s256, audience: testBaseUrl });
     const reply = await tokenRequest(downstream, { resource_token: rt, upstream_token: upstreamOfOne });
     expect(reply.status).toBe(400);
     expect(reply.json['error']).toBe('invalid_request');
     const forged = await tokenRequest(downstream, { resource_token: rt, upstream_token: rt });
     expect(forged.status).toBe(400);
+  });
+
+  it('DESIGN 3.3, ADR 0012: a copied upstream_token presented by an agent its aud does not declare in call_chain_agents → 400 invalid_request, no tree edge', async () => {
+    const agent = await newAgent();
+    const { s256 } = await ps.approvedMission(agent);
+    const upstream = String((await authToken(agent, s256)).json['auth_token']);
+    // Any agent of the trusted provider that got hold of the token: a stranger, or the upstream holder itself.
+    for (const thief of [await newAgent('aauth:copier@agents.example'), await newAgent(agent.id)]) {
+      const rt = await resourceToken({ agent: thief.id, agentJkt: await jktOf(thief.key), missionS256: s256, audience: testBaseUrl });
+      const reply = await tokenRequest(thief, { resource_token: rt, upstream_token: upstream });
+      expect([reply.status, reply.json['error']]).toEqual([400, 'invalid_request']);
+      // Spec 5.9: the same refusal whether the resource token names the upstream's mission or an absent one.
+      const elsewhere = await resourceToken({ agent: thief.id, agentJkt: await jktOf(thief.key), missionS256: absentReference('copied'), audience: testBaseUrl });
+      const blind = await tokenRequest(thief, { resource_token: elsewhere, upstream_token: upstream });
+      expect([blind.status, blind.text]).toEqual([reply.status, reply.text]);
+    }
+    // Spec 4.3 rule 4: no edge and no token from the refused requests.
+    const tree = await ps.asPrincipal(alice, { body: { operation: 'delegation_tree', mission_s256: s256 } });
+    expect((tree.json['nodes'] as { agent: string; relationship: string }[]).map((node) => [node.agent, node.relationship])).toEqual([[agent.id, 'root']]);
+    expect((await events(store, tokensStreamName(s256))).map((event) => event.type)).toEqual(['AuthTokenIssued']);
   });
 });
 
@@ -259,12 +312,14 @@ describe('POST /token refuses bad input with a clear 4xx (never a 5xx)', () => {
     expect([reply.status, reply.json['error']]).toEqual([403, 'access_denied']);
   });
 
-  it('spec 5.9: an unknown mission and another agent’s mission give the same 404 mission_not_found', async () => {
+  it('spec 5.9: an unknown mission and another agent’s mission give the same 404 mission_not_found: status, body bytes and header set', async () => {
     const stranger = await newAgent('aauth:researcher@agents.example');
     const absent = await authToken(stranger, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     const notOwned = await authToken(stranger, s256);
     expect([absent.status, absent.json['error']]).toEqual([404, 'mission_not_found']);
+    expect(notOwned.status).toBe(absent.status);
     expect(notOwned.text).toBe(absent.text);
+    expect(headersExceptDateAndRequestId(notOwned)).toEqual(headersExceptDateAndRequestId(absent));
   });
 
   it('an unsigned request is 401 with Signature-Error', async () => {
@@ -272,6 +327,55 @@ describe('POST /token refuses bad input with a clear 4xx (never a 5xx)', () => {
     expect(reply.status).toBe(401);
     expect(reply.headers['signature-error']).toBeDefined();
   });
+});
+
+describe('spec 5.9, 6, 8: POST /token probes are security-audited and rate limited like the management operations', () => {
+  it('spec 5.9, 6: an absent and a not-owned reference are recorded in security-audit as mission_probe with the keyed digest only, and create no mission record', async () => {
+    const owner = await newAgent();
+    const { s256 } = await ps.approvedMission(owner);
+    // An agent of its own, so the audit's repeat suppression and the probe budget of other tests do not interfere.
+    const prober = await newAgent('aauth:auditor-probe@agents.example');
+    const absent = absentReference('audit');
+    const before = await auditLength();
+    expect((await authToken(prober, absent)).status).toBe(404);
+    expect((await authToken(prober, s256)).status).toBe(404);
+    const probes = await probesSince(before);
+    const audit = service.app.get(SecurityAudit);
+    expect(probes.map(({ data }) => [data['reason'], data['mission_ref_hmac'], data['path'], data['caller_role']])).toEqual([
+      ['absent', audit.missionReferenceDigest(absent), '/token', 'agent'],
+      ['not_authorized', audit.missionReferenceDigest(s256), '/token', 'agent'],
+    ]);
+    for (const { text } of probes) {
+      expect(text).not.toContain(absent);
+      expect(text).not.toContain(s256);
+    }
+    // Spec 6: the probe creates no false mission record, and no token record either.
+    expect(await events(store, missionStreamName(absent))).toEqual([]);
+    expect(await events(store, tokensStreamName(absent))).toEqual([]);
+    expect((await events(store, tokensStreamName(s256))).map((event) => event.type)).toEqual([]);
+  });
+
+  it('spec 5.9, 8: after its allowance of failed lookups the caller gets 429 rate_limited with Retry-After, before any lookup', async () => {
+    const prober = await newAgent('aauth:limit-probe@agents.example');
+    const replies: Reply[] = [];
+    // The allowance refills at PROBE_FAILURES_PER_MINUTE per minute, so a slow machine may get a few more through.
+    while (replies.length < 3 * PROBE_FAILURES_PER_MINUTE) {
+      const reply = await authToken(prober, absentReference(`limit ${replies.length}`));
+      replies.push(reply);
+      if (reply.status !== 404) break;
+    }
+    const refused = replies.at(-1)!;
+    expect([refused.status, refused.json['error']]).toEqual([429, 'rate_limited']);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const failures = replies.slice(0, -1);
+    expect(failures.length).toBeGreaterThanOrEqual(PROBE_FAILURES_PER_MINUTE);
+    expect(failures.every((reply) => reply.json['error'] === 'mission_not_found')).toBe(true);
+    // Blocked whatever it names: another reference is refused the same way, without a lookup.
+    const again = await authToken(prober, absentReference('limit again'));
+    expect([again.status, again.json['error']]).toEqual([429, 'rate_limited']);
+    // The limit is the caller's: another agent still gets its own answer.
+    expect((await authToken(await newAgent('aauth:bystander@agents.example'), absentReference('bystander'))).status).toBe(404);
+  }, 60_000);
 });
 
 describe('spec 3 rule 3: after termination every token request under the mission is mission_terminated', () => {
