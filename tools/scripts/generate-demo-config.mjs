@@ -125,6 +125,8 @@ const personServerConfig = {
       issuer: 'https://files.example',
       jwks: { keys: [keyFor('ps-resource-files.example', 'ES256').publicJwk] },
       revocation_endpoint: 'http://127.0.0.1:5000/revoke',
+      // DESIGN 3.3 call chains (ADR 0012): the agent this resource calls onwards as.
+      call_chain_agents: ['aauth:files-service@agents.example'],
     },
   ],
   untracked_access_modes: true,
