@@ -12,6 +12,7 @@ import {
   type MissionEvent,
   type MissionLifecycleState,
   type MissionState,
+  type TerminalMissionState,
 } from '@mission/issuer-domain';
 import { terminalTransition } from './terminal-transition.js';
 
@@ -21,6 +22,19 @@ export const DEFAULT_CASCADE_PARALLELISM = 128;
 const YIELD_EVERY = 16;
 /** Cascaded children whose open children are remembered for their own work item (see OpenChildrenMemo). */
 const MEMO_CAPACITY = 4_096;
+/** Children cascading their own children at once in this process (see continueWith). */
+const MAX_CONTINUATIONS = 64;
+
+interface CascadeIds {
+  readonly correlationId: string;
+  readonly causationId: string;
+}
+
+interface RememberedChildren {
+  readonly revision: bigint;
+  readonly state: MissionLifecycleState;
+  readonly open: readonly string[];
+}
 
 export interface MissionCascadeOptions {
   /** Children cascaded at once by one work item: read, decided, then appended in one `appendToStreams` (default 128). */
@@ -28,6 +42,8 @@ export interface MissionCascadeOptions {
   readonly logger?: { debug(obj: object, msg: string): void };
   /** Overrides of the retry policy (tests). */
   readonly retry?: ProcessManager['retry'];
+  /** Cascade the next generation at once in this process (default true; see continueWith). */
+  readonly continueInProcess?: boolean;
 }
 
 /**
@@ -51,6 +67,69 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
   const parallelism = options.parallelism ?? DEFAULT_CASCADE_PARALLELISM;
   if (!Number.isSafeInteger(parallelism) || parallelism < 1) throw new RangeError(`parallelism must be a positive integer, got ${parallelism}`);
   const memo = new OpenChildrenMemo(MEMO_CAPACITY);
+  /** Children whose own children this process is cascading now, without waiting for their work item. */
+  const continuations = new Map<string, Promise<void>>();
+  const skipped = (parentId: string, childId: string): void =>
+    // Attached, but the child's own stream was never written (a crash between the two commits):
+    // there is nothing to cascade; the grant-lapse process manager frees its slot.
+    options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child has no mission stream, skipped');
+
+  /** Records MissionCascaded on each of `open` (children of the terminal `parentId`), in batches of `parallelism`. */
+  async function cascadeChildren(parentId: string, parentState: TerminalMissionState, open: readonly string[], ids: CascadeIds, signal?: AbortSignal): Promise<void> {
+    for (let start = 0; start < open.length; start += parallelism) {
+      if (signal?.aborted === true) throw signal.reason ?? new Error('aborted');
+      const now = clock();
+      const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
+      const context: CommandContext = { ...ids, actor: CASCADE_ACTOR, now };
+      const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
+      for (const [index, childId] of open.slice(start, start + parallelism).entries()) {
+        // Reads resolve as microtasks: without a macrotask turn now and then, all running work items'
+        // batches would run back to back and keep HTTP requests waiting (event-loop delay).
+        if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resume) => setImmediate(resume));
+        const stream = missionStreamName(childId);
+        const current = await aggregateStream(store, stream, missionDecider);
+        if (!missionExists(current.state)) {
+          skipped(parentId, childId);
+          continue;
+        }
+        const prepared = prepareAppend(stream, missionDecider, current, command, context, { hashChain: true });
+        if (prepared.events.length > 0) batch.push(prepared);
+      }
+      if (batch.length === 0) continue;
+      const outcomes = await store.appendToStreams(batch.map((prepared) => ({ streamName: prepared.streamName, events: prepared.events, expectedRevision: prepared.expectedRevision })));
+      for (const [index, outcome] of outcomes.entries()) {
+        const prepared = batch[index]!;
+        if (outcome.ok) {
+          const after = completeAppend(prepared, missionDecider, outcome.result);
+          const remembered = memo.remember(prepared.streamName, after);
+          if (remembered !== undefined && missionExists(after.state)) continueWith(after.state.missionId, remembered, ids);
+          continue;
+        }
+        if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;
+        // Written meanwhile (e.g. its own revocation): decided again on a fresh read, alone.
+        const retryAt = clock();
+        await handleCommand(store, prepared.streamName, missionDecider, { ...command, now: retryAt }, { ...context, now: retryAt }, { hashChain: true, maxAttempts: 10 });
+      }
+    }
+  }
+
+  /**
+   * The next generation at once: a child just cascaded with open children of its own has its children
+   * cascaded here, without waiting for its work item to be scheduled, claimed and started (several
+   * commits and wake-ups per generation, each behind whatever else the event loop is doing). Only an
+   * optimization: that work item is still scheduled durably by the child's MissionCascaded; it waits for
+   * this continuation, then finds nothing left (memo) or does what is missing — after a failure here or
+   * a crash. Bounded; beyond the bound the work item does it.
+   */
+  function continueWith(childId: string, remembered: RememberedChildren, ids: CascadeIds): void {
+    if (options.continueInProcess === false || continuations.size >= MAX_CONTINUATIONS || continuations.has(childId) || !isTerminalMissionState(remembered.state)) return;
+    const running = cascadeChildren(childId, remembered.state, remembered.open, ids)
+      .then(() => memo.settled(missionStreamName(childId), remembered))
+      .catch((error: unknown) => options.logger?.debug({ mission_id: childId, err: error }, 'cascade: continuation failed; the work item of the mission does it'))
+      .finally(() => continuations.delete(childId));
+    continuations.set(childId, running);
+  }
+
   return {
     name: 'mission_cascade',
     triggers: ['mission'],
@@ -72,51 +151,14 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
     },
     perform: async (work, signal) => {
       const parentId = String(work.payload['mission_id']);
+      // This process may be cascading the children already (a continuation): let it finish, then do what is left.
+      await continuations.get(parentId);
       const { state: parentState, open } = (await memo.take(store, parentId)) ?? (await openChildren(store, parentId));
       // Terminal states never change, and only a terminal transition schedules this work.
       if (!isTerminalMissionState(parentState)) throw new Error(`mission ${parentId} is ${parentState}, not terminal: nothing to cascade`);
-
       const correlationId = typeof work.payload['correlation_id'] === 'string' ? work.payload['correlation_id'] : `cascade:${parentId}`;
       const causationId = typeof work.payload['trigger_event_id'] === 'string' ? work.payload['trigger_event_id'] : `pm_mission_cascade-${parentId}`;
-      const skipped = (childId: string): void =>
-        // Attached, but the child's own stream was never written (a crash between the two commits):
-        // there is nothing to cascade; the grant-lapse process manager frees its slot.
-        options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child has no mission stream, skipped');
-
-      for (let start = 0; start < open.length; start += parallelism) {
-        if (signal.aborted) throw signal.reason ?? new Error('aborted');
-        const now = clock();
-        const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
-        const context: CommandContext = { correlationId, causationId, actor: CASCADE_ACTOR, now };
-        const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
-        for (const [index, childId] of open.slice(start, start + parallelism).entries()) {
-          // Reads resolve as microtasks: without a macrotask turn now and then, all running work items'
-          // batches would run back to back and keep HTTP requests waiting (event-loop delay).
-          if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resume) => setImmediate(resume));
-          const stream = missionStreamName(childId);
-          const current = await aggregateStream(store, stream, missionDecider);
-          if (!missionExists(current.state)) {
-            skipped(childId);
-            continue;
-          }
-          const prepared = prepareAppend(stream, missionDecider, current, command, context, { hashChain: true });
-          if (prepared.events.length > 0) batch.push(prepared);
-        }
-        if (batch.length === 0) continue;
-        const outcomes = await store.appendToStreams(batch.map((prepared) => ({ streamName: prepared.streamName, events: prepared.events, expectedRevision: prepared.expectedRevision })));
-        for (const [index, outcome] of outcomes.entries()) {
-          const prepared = batch[index]!;
-          if (outcome.ok) {
-            const after = completeAppend(prepared, missionDecider, outcome.result);
-            memo.remember(prepared.streamName, after);
-            continue;
-          }
-          if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;
-          // Written meanwhile (e.g. its own revocation): decided again on a fresh read, alone.
-          const retryAt = clock();
-          await handleCommand(store, prepared.streamName, missionDecider, { ...command, now: retryAt }, { ...context, now: retryAt }, { hashChain: true, maxAttempts: 10 });
-        }
-      }
+      await cascadeChildren(parentId, parentState, open, { correlationId, causationId }, signal);
     },
     retry: { maxAttempts: 50, initialDelayMs: 200, maxDelayMs: 30_000, leaseMs: 60_000, ...options.retry },
   };
@@ -130,27 +172,40 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
  * since — a detachment, another replica's write — means a normal read. Taken once, bounded.
  */
 class OpenChildrenMemo {
-  private readonly entries = new Map<string, { revision: bigint; state: MissionLifecycleState; open: string[] }>();
+  private readonly entries = new Map<string, RememberedChildren>();
 
   constructor(private readonly capacity: number) {}
 
-  remember(streamName: string, after: { state: MissionState; revision: bigint | 'no_stream' }): void {
+  /** The child's open children after the cascade committed on it, if it has any. */
+  remember(streamName: string, after: { state: MissionState; revision: bigint | 'no_stream' }): RememberedChildren | undefined {
     const { state, revision } = after;
-    if (revision === 'no_stream' || !missionExists(state)) return;
+    if (revision === 'no_stream' || !missionExists(state)) return undefined;
     const open: string[] = [];
     for (const [childId, child] of state.children) if (!child.terminal) open.push(childId);
-    if (open.length === 0) return;
-    this.entries.set(streamName, { revision, state: state.lifecycle, open });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (open.length === 0) return undefined;
+    const entry = { revision, state: state.lifecycle, open };
+    this.set(streamName, entry);
+    return entry;
   }
 
-  async take(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; open: string[] } | undefined> {
+  /** A continuation cascaded all of them: the work item has nothing left (while the stream is unchanged). */
+  settled(streamName: string, remembered: RememberedChildren): void {
+    this.set(streamName, { ...remembered, open: [] });
+  }
+
+  async take(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; open: readonly string[] } | undefined> {
     const streamName = missionStreamName(missionId);
     const entry = this.entries.get(streamName);
     if (entry === undefined) return undefined;
     this.entries.delete(streamName);
     const revision = await store.streamRevision(streamName);
     return revision === entry.revision ? { state: entry.state, open: entry.open } : undefined;
+  }
+
+  private set(streamName: string, entry: RememberedChildren): void {
+    this.entries.delete(streamName);
+    this.entries.set(streamName, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }
 

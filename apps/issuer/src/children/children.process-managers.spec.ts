@@ -376,8 +376,9 @@ describe('Child Missions background work on the embedded store (spec child-missi
 
     it('spec 3.2: a restart after the first generation finishes the cascade exactly once', async () => {
       const tree = await threeGenerations();
-      const real = missionCascadeManager(env.store, clock.now, { retry: FAST_RETRY });
-      // This replica "crashes" on every work item but the root's, so it stops after the first generation.
+      // This replica "crashes" on every work item but the root's (and before it could continue with the
+      // next generation in process), so it stops after the first generation.
+      const real = missionCascadeManager(env.store, clock.now, { retry: FAST_RETRY, continueInProcess: false });
       const firstGenerationOnly: ProcessManager = {
         ...real,
         perform: async (work, signal) => {
@@ -463,6 +464,34 @@ describe('Child Missions background work on the embedded store (spec child-missi
       await expect(openChildren(env.store, missionIdFromBytes(randomBytes(16)))).rejects.toBeInstanceOf(MissionNotFoundError);
     });
 
+    it('spec 3.2: the next generation is cascaded in process at once; a failed continuation is done by the child’s own work item', async () => {
+      const tree = await threeGenerations();
+      const [a1, a2] = tree.grandchildren;
+      let failOnce = true;
+      const flaky = Object.create(env.store, {
+        appendToStreams: {
+          value: (appends: Array<{ streamName: string }>) => {
+            if (failOnce && appends.some((append) => append.streamName === missionStreamName(a1!.id))) {
+              failOnce = false;
+              return Promise.reject(new Error('store went away'));
+            }
+            return env.store.appendToStreams(appends as never);
+          },
+        },
+      }) as typeof env.store;
+      const manager = missionCascadeManager(flaky, clock.now);
+      const perform = (missionId: string) => manager.perform({ key: missionId, payload: { mission_id: missionId }, attempt: 1 }, new AbortController().signal);
+      await missions.lifecycle(tree.root.id, 'revoke');
+      await perform(tree.root.id);
+      // b's children were cascaded by the continuation, without b's work item; a's continuation failed.
+      await eventually(async () => (await cascadedEvents(env.store, tree.grandchildren[3]!.id)).length === 1);
+      expect(await cascadedEvents(env.store, a1!.id)).toEqual([]);
+      expect(await cascadedEvents(env.store, a2!.id)).toEqual([]);
+      await perform(tree.b.id); // finds nothing left
+      await perform(tree.a.id); // does what the continuation could not
+      for (const node of tree.descendants) expect(await cascadedEvents(env.store, node.id)).toHaveLength(1);
+    });
+
     it('the next generation reuses the open children the cascade just folded, only while the child’s stream is unchanged', async () => {
       const tree = await threeGenerations();
       const [a1, a2, b1, b2] = tree.grandchildren;
@@ -470,7 +499,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
       const counting = Object.create(env.store, {
         readStream: { value: (streamName: string, options?: object) => (reads.push(streamName), env.store.readStream(streamName, options)) },
       }) as typeof env.store;
-      const manager = missionCascadeManager(counting, clock.now);
+      const manager = missionCascadeManager(counting, clock.now, { continueInProcess: false });
       const perform = (missionId: string) => manager.perform({ key: missionId, payload: { mission_id: missionId }, attempt: 1 }, new AbortController().signal);
       await missions.lifecycle(tree.root.id, 'revoke');
       await perform(tree.root.id);
