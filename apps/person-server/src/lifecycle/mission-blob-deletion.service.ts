@@ -5,9 +5,11 @@ import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 import { checkBlobDeletionRequest, isMissionS256, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
 import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import { InvalidManagementRequestError, InvalidMissionReferenceError } from '../http/problem-errors.js';
+import { authorizeFromApproval, expiryDue } from '../missions/mission-gate.js';
 import { managementCaller, type RequestFacts } from '../missions/mission-management.service.js';
 import { deleteBlobStream } from './blob-deletion.process-manager.js';
 import { MISSION_STREAM_OPTIONS } from './mission-expiry.process-manager.js';
@@ -36,6 +38,7 @@ export class MissionBlobDeletion {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly audit: SecurityAudit,
+    private readonly ledger: TokenLedger,
   ) {}
 
   async delete(caller: AuthenticatedCaller, body: unknown, facts: RequestFacts): Promise<BlobDeletionResult> {
@@ -57,11 +60,15 @@ export class MissionBlobDeletion {
     const now = this.clock.now();
     let result;
     try {
+      // Spec 5.9: absent and not authorized cost the same one-event read; only then is anything else read.
+      const approval = await authorizeFromApproval(this.store, s256, managementCaller(caller));
+      // Spec 2.8: a due expiry recorded first carries the token-impact summary.
+      const trackedTokens = expiryDue(approval, now) ? await this.ledger.state(s256) : undefined;
       result = await handleCommand(
         this.store,
         missionStreamName(s256),
         missionDecider,
-        { type: 'deleteBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now },
+        { type: 'deleteBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
         { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now },
         MISSION_STREAM_OPTIONS,
       );

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { handleCommand, ProcessManagerRunner, verifyHashChain, type CommandContext } from '@mission/es-kit';
 import { EmbeddedEventStore, type EventStore, type RecordedEvent } from '@mission/event-store';
-import { missionDecider, missionStreamName, terminationResult, type MissionCommand } from '@mission/ps-domain';
+import { missionDecider, missionStreamName, terminationResult, tokensStreamName, TOKEN_POLICIES, trackedTokenDecider, type MissionCommand } from '@mission/ps-domain';
 import { missionExpiryManager, MISSION_STREAM_OPTIONS } from './mission-expiry.process-manager.js';
 
 const APPROVER = 'http://person-server.test';
@@ -232,5 +232,32 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
     now = EXPIRES_AT;
     await missionExpiryManager(temp.store, clock).perform(workFor(digest), AbortSignal.timeout(5000));
     expect((await log(temp.store, digest)).map((event) => event.type)).toEqual(['MissionApproved', 'MissionTerminated', 'LateTerminationRequested']);
+  });
+
+  it('spec 2.8: the expiry records the token-impact summary of the tokens on pstokens-<s256> (tracked, none left to revoke once they expired with the mission)', async () => {
+    const digest = s256();
+    await approve(temp.store, digest);
+    for (const [jti, exp] of [['t-1', new Date(EXPIRES_AT.getTime() - 60_000)], ['t-2', EXPIRES_AT]] as const) {
+      await handleCommand(
+        temp.store,
+        tokensStreamName(digest),
+        trackedTokenDecider,
+        {
+          type: 'recordIssued',
+          approver: APPROVER,
+          missionS256: digest,
+          token: { iss: APPROVER, jti, aud: 'https://files.example', exp, origin: 'issued', agent: AGENT, relationship: 'root' },
+          actor: { id: AGENT, role: 'agent' },
+          policy: TOKEN_POLICIES.owningAgent,
+          now: T0,
+        },
+        context(T0, { id: AGENT, role: 'agent' }),
+        { hashChain: true },
+      );
+    }
+    now = new Date(EXPIRES_AT.getTime() + 5);
+    await missionExpiryManager(temp.store, clock).perform(workFor(digest), AbortSignal.timeout(5000));
+    const [, terminated] = await log(temp.store, digest);
+    expect(terminated!.data).toMatchObject({ reason: 'expired', token_impact: { tracked: 2, to_revoke: 0, tokens_sequence: 2 } });
   });
 });

@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { handleCommand, type ProcessManager } from '@mission/es-kit';
 import { MISSION_STREAM_CATEGORY, missionDecider, missionExists, missionStreamName, PS_SCHEDULER, type MissionApprovedData } from '@mission/ps-domain';
+import { readTrackedTokens } from './tracked-tokens.js';
 
 /**
  * Options of every append to `psmission-<s256>` (the same as MissionManagement's MISSION_STREAM_OPTIONS):
@@ -40,11 +41,13 @@ export function missionExpiryManager(store: EventStore, clock: () => Date): Proc
     perform: async (work) => {
       const s256 = String(work.payload['mission_s256']);
       const now = clock();
+      // Spec 2.8: the expiry records the token-impact summary of the mission's tracked tokens.
+      const trackedTokens = await readTrackedTokens(store, s256);
       const result = await handleCommand(
         store,
         missionStreamName(s256),
         missionDecider,
-        { type: 'applyExpiry', now },
+        { type: 'applyExpiry', now, trackedTokens },
         { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now },
         MISSION_STREAM_OPTIONS,
       );

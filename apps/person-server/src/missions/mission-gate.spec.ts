@@ -1,6 +1,6 @@
 import type { EventStore, ReadStreamOptions } from '@mission/event-store';
 import { MissionNotFoundError } from '@mission/ps-domain';
-import { authorizeFromApproval } from './mission-gate.js';
+import { authorizeFromApproval, expiryDue } from './mission-gate.js';
 
 const S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
 const OWNER = 'aauth:assistant@agents.example';
@@ -48,5 +48,14 @@ describe('spec 5.9 anti-oracle timing: absent and not authorized are decided fro
     await authorizeFromApproval(store, S256, { role: 'admin', id: 'ops', tenant: 't1' });
     await expect(authorizeFromApproval(store, S256, { role: 'admin', id: 'ops2', tenant: 't2' })).rejects.toBeInstanceOf(MissionNotFoundError);
     await expect(authorizeFromApproval(store, S256, { role: 'person', id: 'bob', tenant: 't1', ownedAgents: ['aauth:x@agents.example'] })).rejects.toBeInstanceOf(MissionNotFoundError);
+  });
+
+  it('spec 3, 2.8: an authorized caller learns the blob\'s expires_at from the same event — whether a decision now records the expiry first', async () => {
+    const expiring = storeWith([{ type: 'MissionApproved', data: { agent: OWNER, tenant: 't1', expires_at: '2026-11-22T10:00:00.000Z' } }]);
+    const facts = await authorizeFromApproval(expiring.store, S256, { role: 'agent', id: OWNER });
+    expect(facts).toEqual({ expiresAt: new Date('2026-11-22T10:00:00.000Z') });
+    expect([expiryDue(facts, new Date('2026-11-22T09:59:59.999Z')), expiryDue(facts, new Date('2026-11-22T10:00:00.000Z'))]).toEqual([false, true]);
+    expect(await authorizeFromApproval(storeWith(busy).store, S256, { role: 'agent', id: OWNER })).toEqual({});
+    expect(expiryDue({}, new Date('2100-01-01T00:00:00Z'))).toBe(false);
   });
 });

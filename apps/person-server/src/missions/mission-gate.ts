@@ -9,11 +9,24 @@ import { managementRole, MissionNotFoundError, missionStreamName, type Managemen
  * unauthorized caller would reveal that the mission exists and how busy it is. The decider checks the
  * same rule again on the full state; this gate only decides earlier, never differently.
  */
-export async function authorizeFromApproval(store: EventStore, s256: string, caller: ManagementCaller): Promise<void> {
+export async function authorizeFromApproval(store: EventStore, s256: string, caller: ManagementCaller): Promise<ApprovalFacts> {
   let approval: { readonly type: string; readonly data: Record<string, unknown> } | undefined;
   for await (const event of store.readStream(missionStreamName(s256), { maxCount: 1 })) approval = event;
   const agent = approval?.data['agent'];
   const tenant = approval?.data['tenant'];
   if (approval?.type !== 'MissionApproved' || typeof agent !== 'string' || typeof tenant !== 'string') throw new MissionNotFoundError('absent');
   if (managementRole({ agent, tenant }, caller) === undefined) throw new MissionNotFoundError('not_authorized');
+  const expiresAt = approval.data['expires_at'];
+  return typeof expiresAt === 'string' ? { expiresAt: new Date(expiresAt) } : {};
+}
+
+/** What the approval (the first event) says beyond the authorization, for an authorized caller only. */
+export interface ApprovalFacts {
+  /** The blob's immutable `expires_at`: whether a decision at some instant will record the expiry first. */
+  readonly expiresAt?: Date;
+}
+
+/** Spec 3: whether a decision at `now` records the due expiry first (so its token-impact summary is needed, spec 2.8). */
+export function expiryDue(facts: ApprovalFacts, now: Date): boolean {
+  return facts.expiresAt !== undefined && facts.expiresAt.getTime() <= now.getTime();
 }

@@ -48,7 +48,7 @@ import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import { InvalidManagementRequestError } from '../http/problem-errors.js';
 import type { RequestFacts } from '../http/request-facts.js';
-import { authorizeFromApproval } from './mission-gate.js';
+import { authorizeFromApproval, expiryDue, type ApprovalFacts } from './mission-gate.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
 import { RevocationWork } from '../revocation/revocation.module.js';
@@ -146,10 +146,28 @@ export class MissionManagement {
     const { state } = await aggregateStream(this.store, proposalStreamName(pendingId), proposalDecider);
     const view = proposalViewForAgent(state, caller.agent);
     if (view.status !== 'approved') return view;
-    const bytes = await this.completeApproval(state as ApprovedProposal, caller);
+    const proposal = state as ApprovedProposal;
+    const bytes = await this.completeApproval(proposal, caller);
     // Spec 3 rule 5: the body was deleted; the tombstone answers `mission_terminated` and nothing is re-created.
     if (bytes instanceof MissionTerminatedError) throw bytes;
+    await this.refuseTerminated(proposal, caller);
     return { status: 'approved', s256: view.s256, mission: encodeMissionBlob(bytes) };
+  }
+
+  /**
+   * Spec 3 rule 3 (ADR 0013): polling the proposal is a base interaction request under the mission, so
+   * once the mission is terminated — or its `expires_at` has passed, which is recorded first (spec 3,
+   * attributed to the PS scheduler) — the poll answers `mission_terminated` instead of handing out the
+   * blob of a mission no work may start under.
+   */
+  private async refuseTerminated(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<void> {
+    const s256 = proposal.approval.s256;
+    const now = this.clock.now();
+    const due = proposal.approval.expiresAt !== undefined && proposal.approval.expiresAt.getTime() <= now.getTime();
+    // Spec 2.8: a due expiry recorded here carries the token-impact summary.
+    const trackedTokens = due ? await this.ledger.state(s256) : undefined;
+    const { state } = await this.missionLog.execute(s256, { type: 'applyExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, this.context(caller, now, `poll-expiry:${s256}`));
+    if (missionExists(state) && state.status === 'terminated') throw new MissionTerminatedError(state.termination.reason);
   }
 
   /**
@@ -266,11 +284,11 @@ export class MissionManagement {
   // ── Management operations (spec 4) ─────────────────────────────────────────────────────────────
 
   /** Spec 5.9: absent and not authorized are one answer; the probe goes to the security audit with a keyed digest. */
-  private async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: () => Promise<T>): Promise<T> {
+  private async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: (approval: ApprovalFacts) => Promise<T>): Promise<T> {
     try {
       // Spec 5.9: absent and not authorized cost the same one-event read, before anything history-sized.
-      await authorizeFromApproval(this.store, s256, managementCaller(caller));
-      return await work();
+      const approval = await authorizeFromApproval(this.store, s256, managementCaller(caller));
+      return await work(approval);
     } catch (error) {
       if (error instanceof MissionNotFoundError) this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });
       throw error;
@@ -279,9 +297,15 @@ export class MissionManagement {
 
   /** Spec 4.1: the 2.3 representation; appends MissionStatusRead (and a due expiry first). Never the blob. */
   async status(caller: AuthenticatedCaller, s256: string, facts: RequestFacts): Promise<MissionStatusRepresentation> {
-    return this.authorized(caller, s256, facts, async () => {
+    return this.authorized(caller, s256, facts, async (approval) => {
       const now = this.clock.now();
-      const result = await this.missionLog.execute(s256, { type: 'readStatus', caller: managementCaller(caller), now }, this.context(caller, now, `status:${facts.requestId ?? randomUUID()}`));
+      // Spec 2.8: a due expiry recorded first carries the token-impact summary (read only then: status stays one read).
+      const trackedTokens = expiryDue(approval, now) ? await this.ledger.state(s256) : undefined;
+      const result = await this.missionLog.execute(
+        s256,
+        { type: 'readStatus', caller: managementCaller(caller), now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
+        this.context(caller, now, `status:${facts.requestId ?? randomUUID()}`),
+      );
       return missionStatusRepresentation(result.state, now, this.config.status_freshness_seconds);
     });
   }
@@ -311,10 +335,12 @@ export class MissionManagement {
       const who = managementCaller(caller);
       const replacementResolves = request.reason === 'superseded' && request.replacementS256 !== undefined ? await this.replacementResolves(who, request.replacementS256, s256) : false;
       const now = this.clock.now();
+      // Spec 2.8: MissionTerminated carries the token-impact summary of the tokens tracked so far.
+      const trackedTokens = await this.ledger.state(s256);
       // Steps (1)–(3): authorize, apply expiry, commit under the stream's expected revision (first committed transition wins).
       const result = await this.missionLog.execute(
         s256,
-        { type: 'terminate', caller: who, now, ...request, replacementResolves },
+        { type: 'terminate', caller: who, now, ...request, replacementResolves, trackedTokens },
         this.context(caller, now, `terminate:${request.requestId}`),
       );
       // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
@@ -364,12 +390,14 @@ export class MissionManagement {
       const offset = cursor === undefined ? 0 : this.cursors.open(cursor, scope, now);
       const mission = state as Extract<MissionState, { agent: string }>;
       // Spec 2.7: token identifiers for persons and administrators; an agent sees only its own.
-      const nodes = delegationTreeNodes(mission.agent, await this.ledger.state(s256), role === 'agent' ? { kind: 'own', agent: mission.agent } : { kind: 'all' });
+      const trackedTokens = await this.ledger.state(s256);
+      const nodes = delegationTreeNodes(mission.agent, trackedTokens, role === 'agent' ? { kind: 'own', agent: mission.agent } : { kind: 'all' });
       const page = nodes.slice(offset, offset + maxResults);
       const next = offset + page.length < nodes.length ? this.cursors.issue(scope, offset + page.length, now) : undefined;
       await this.missionLog.execute(
         s256,
-        { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now },
+        // Spec 2.8: a due expiry recorded first carries the token-impact summary.
+        { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now, trackedTokens },
         this.context(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
       );
       return { mission_s256: s256, as_of: now.toISOString(), nodes: page as unknown as JsonObject[], complete: next === undefined, ...(next !== undefined ? { next_cursor: next } : {}) };

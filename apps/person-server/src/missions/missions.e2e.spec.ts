@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { handleCommand } from '@mission/es-kit';
-import { missionBlobBytes, missionS256, proposalBlobFields, proposalDecider, proposalStreamName } from '@mission/ps-domain';
+import { missionBlobBytes, missionS256, proposalBlobFields, proposalDecider, proposalStreamName, TOKEN_POLICIES } from '@mission/ps-domain';
 import { aggregateStream, verifyHashChain } from '@mission/es-kit';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
 import { TreeCursors } from './tree-cursor.js';
 
 const ASSISTANT = 'aauth:assistant@agents.example';
@@ -105,7 +106,7 @@ async function asPrincipal(key: TestKey, options: { body?: unknown; rawBody?: st
 const pendingPath = (location: string): string => location.slice(testBaseUrl.length);
 
 /** Proposal → approval by the owning person → poll; returns the Mission Reference digest. */
-async function approvedMission(agent: Agent, options: { owner?: TestKey; expiresAt?: string; description?: string } = {}): Promise<{ s256: string; mission: string }> {
+async function approvedMission(agent: Agent, options: { owner?: TestKey; expiresAt?: string; description?: string } = {}): Promise<{ s256: string; mission: string; pending: string }> {
   const proposed = await asAgent(agent, { body: { description: options.description ?? 'Reconcile invoices', tools: ['invoices.read'] } });
   expect(proposed.status).toBe(202);
   const location = String(proposed.headers['location']);
@@ -117,7 +118,7 @@ async function approvedMission(agent: Agent, options: { owner?: TestKey; expires
   expect(approved.status).toBe(200);
   const polled = await asAgent(agent, { path: pendingPath(location) });
   expect(polled.status).toBe(200);
-  return { s256: String(polled.json['s256']), mission: String(polled.json['mission']) };
+  return { s256: String(polled.json['s256']), mission: String(polled.json['mission']), pending: pendingPath(location) };
 }
 
 async function events(stream: string): Promise<RecordedEvent[]> {
@@ -247,6 +248,27 @@ describe('DESIGN 3.1 proposals and approvals (POST /mission, GET /mission/pendin
     expect(await events(`psmission-${s256}`)).toHaveLength(1);
   });
 
+  it('spec 3 rule 3, DESIGN 3.1: after termination a poll of the approved proposal answers 403 mission_terminated (problem+json with mission_status and termination_reason), never the blob', async () => {
+    const agent = await newAgent();
+    const { s256, pending } = await approvedMission(agent);
+    const terminated = await asPrincipal(alice, { body: { operation: 'terminate', mission_s256: s256, reason: 'completed', request_id: requestId() } });
+    expect(terminated.status).toBe(200);
+    const logged = (await events(`psmission-${s256}`)).length;
+
+    const polled = await asAgent(agent, { path: pending });
+    expect(polled.status).toBe(403);
+    expect(polled.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(polled.headers['cache-control']).toBe('no-store');
+    expect(polled.json).toMatchObject({ error: 'mission_terminated', mission_status: 'terminated', termination_reason: 'completed' });
+    expect(polled.json).not.toHaveProperty('mission');
+    expect(polled.json).not.toHaveProperty('s256');
+    // The refusal records nothing and re-creates nothing: the first termination stands.
+    expect(await events(`psmission-${s256}`)).toHaveLength(logged);
+    expect((await events(`psblob-${s256}`)).map((event) => event.type)).toEqual(['MissionBlobStored']);
+    // Another agent still gets the unknown-id 404 (DESIGN 3.1): the refusal discloses nothing to it.
+    expect((await asAgent(await newAgent(RESEARCHER), { path: pending })).status).toBe(404);
+  });
+
   it('DESIGN 3.1: a Management Principal cannot propose; a proposal with an unknown member is invalid_request', async () => {
     expect((await asPrincipal(alice, { body: { description: 'x' } })).status).toBe(403);
     const agent = await newAgent();
@@ -283,13 +305,18 @@ describe('spec 4.1 status', () => {
     // Far enough ahead that proposal, approval and poll finish before it on a slow, loaded machine (an approval whose
     // expires_at has passed is refused); then wait until it has passed, however long the approval took.
     const expiresAt = new Date(Date.now() + 4_000).toISOString();
-    const { s256 } = await approvedMission(agent, { expiresAt });
+    const { s256, pending } = await approvedMission(agent, { expiresAt });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 100));
     const status = await asAgent(agent, { body: { operation: 'status', mission_s256: s256 } });
     expect(status.json).toMatchObject({ mission_status: 'terminated', termination_reason: 'expired', terminated_at: expiresAt, expires_at: expiresAt });
     const terminated = (await events(`psmission-${s256}`)).filter((event) => event.type === 'MissionTerminated');
     expect(terminated).toHaveLength(1);
     expect(terminated[0]!.data).toMatchObject({ reason: 'expired', actor: { id: 'ps-scheduler', role: 'system' } });
+    // Spec 2.8: the expiry carries its token-impact summary (no tokens were issued under this mission).
+    expect(terminated[0]!.data['token_impact']).toEqual({ tracked: 0, to_revoke: 0, tokens_sequence: 0 });
+    // Spec 3 rule 3: polling the proposal of the expired mission is refused like every base request under it.
+    const polled = await asAgent(agent, { path: pending });
+    expect([polled.status, polled.json['error'], polled.json['mission_status'], polled.json['termination_reason']]).toEqual([403, 'mission_terminated', 'terminated', 'expired']);
   });
 });
 
@@ -421,11 +448,19 @@ describe('spec 4.2 terminate', () => {
     await expect(verifyHashChain(store, `psmission-${s256}`)).resolves.toMatchObject({ ok: true });
   });
 
-  it('spec 4.2, 8: a request_id under 128 bits → invalid_request', async () => {
+  it.each([
+    ['too short', 'short-id'],
+    ['one character repeated', 'a'.repeat(22)],
+    ['22 hex digits (88 bits)', '7d0f3b2e9a4c41d8b6e5f1'],
+    ['a UUID (122 bits)', '3f2b8c1e-9d4a-4f6b-8e2c-7a1d5b9c0e34'],
+  ])('spec 4.2, 8: a request_id under 128 bits (%s) → invalid_request; the mission stays active', async (_, id) => {
     const agent = await newAgent();
     const { s256 } = await approvedMission(agent);
-    const reply = await asAgent(agent, { body: terminate(s256, { reason: 'revoked', request_id: 'short-id' }) });
+    const reply = await asAgent(agent, { body: terminate(s256, { reason: 'revoked', request_id: id }) });
     expect([reply.status, reply.json['error']]).toEqual([400, 'invalid_request']);
+    expect(reply.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(String(reply.json['detail'])).toContain('128 bits');
+    expect((await asAgent(agent, { body: { operation: 'status', mission_s256: s256 } })).json['mission_status']).toBe('active');
   });
 });
 
@@ -458,7 +493,7 @@ describe('spec 5.9 anti-oracle', () => {
     const { s256 } = await approvedMission(await newAgent(RESEARCHER), { owner: bob });
     const absent = createHash('sha256').update(randomBytes(8)).digest('base64url');
     const stranger = await newAgent();
-    for (const operation of [{ operation: 'status' }, { operation: 'terminate', reason: 'revoked', request_id: 'r'.repeat(32) }, { operation: 'delegation_tree' }]) {
+    for (const operation of [{ operation: 'status' }, { operation: 'terminate', reason: 'revoked', request_id: requestId() }, { operation: 'delegation_tree' }]) {
       const foreign = await asAgent(stranger, { body: { ...operation, mission_s256: s256 } });
       const missing = await asAgent(stranger, { body: { ...operation, mission_s256: absent } });
       expect(foreign.status).toBe(404);
@@ -501,6 +536,82 @@ describe('spec 4.3 delegation_tree', () => {
     const { s256 } = await approvedMission(agent);
     const reply = await asAgent(agent, { body: { operation: 'delegation_tree', mission_s256: s256, max_results: maxResults } });
     expect([reply.status, reply.json['error']]).toEqual([400, 'invalid_request']);
+  });
+
+  /**
+   * Records `count` sub-agent Auth Tokens under `s256` through the app's own TokenLedger — the record
+   * POST /token makes after verifying the agent and sub-agent tokens — so a page-size test needs no
+   * hundreds of signed token requests. Returns the sub-agents in recording order (the tree's order).
+   */
+  async function seedSubAgents(s256: string, count: number): Promise<string[]> {
+    const ledger = service.app.get(TokenLedger);
+    const now = new Date();
+    const context = { correlationId: randomUUID(), causationId: `test-seed:${s256}`, actor: { id: ASSISTANT, role: 'agent' }, now };
+    const agents = Array.from({ length: count }, (_, index) => `aauth:helper-${String(index).padStart(3, '0')}@agents.example`);
+    // Sent together, the records are group-committed (a few appends instead of one per token).
+    await Promise.all(
+      agents.map((agent, index) =>
+        ledger.execute(
+          s256,
+          {
+            type: 'recordIssued',
+            approver: testBaseUrl,
+            missionS256: s256,
+            token: { iss: testBaseUrl, jti: `seed-${index}`, aud: 'https://files.example', exp: new Date(now.getTime() + 300_000), origin: 'issued', agent, relationship: 'sub_agent', parentAgent: ASSISTANT },
+            actor: { id: ASSISTANT, role: 'agent' },
+            policy: TOKEN_POLICIES.owningAgent,
+            now,
+          },
+          context,
+        ),
+      ),
+    );
+    return agents;
+  }
+
+  /** Every page of the tree for `alice`, following `next_cursor` (with `max_results` when given). */
+  async function allPages(s256: string, maxResults?: number): Promise<Reply[]> {
+    const pages: Reply[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await asPrincipal(alice, {
+        body: { operation: 'delegation_tree', mission_s256: s256, ...(maxResults !== undefined ? { max_results: maxResults } : {}), ...(cursor !== undefined ? { cursor } : {}) },
+      });
+      expect(page.status).toBe(200);
+      pages.push(page);
+      cursor = page.json['next_cursor'] as string | undefined;
+    } while (cursor !== undefined && pages.length < 20);
+    return pages;
+  }
+
+  it('spec 4.3 rule 1, 8, DESIGN 3.3: without max_results a page holds the default 50 nodes when more exist; the cursor pages through all of them once', async () => {
+    const agent = await newAgent();
+    const { s256 } = await approvedMission(agent);
+    const helpers = await seedSubAgents(s256, 120);
+
+    const pages = await allPages(s256);
+    expect(pages.map((page) => (page.json['nodes'] as unknown[]).length)).toEqual([50, 50, 21]);
+    expect(pages.map((page) => page.json['complete'])).toEqual([false, false, true]);
+    expect(pages.map((page) => typeof page.json['next_cursor'])).toEqual(['string', 'string', 'undefined']);
+    const nodes = pages.flatMap((page) => page.json['nodes'] as { agent: string; relationship: string; parent_agent?: string }[]);
+    expect(nodes[0]).toMatchObject({ agent: ASSISTANT, relationship: 'root' });
+    expect(nodes.slice(1).map((node) => node.agent)).toEqual(helpers);
+    expect(nodes.slice(1).every((node) => node.relationship === 'sub_agent' && node.parent_agent === ASSISTANT)).toBe(true);
+    // Spec 6: one DelegationTreeRead per page, with the page's node count.
+    const reads = (await events(`psmission-${s256}`)).filter((event) => event.type === 'DelegationTreeRead');
+    expect(reads.map((event) => [event.data['node_count'], event.data['complete']])).toEqual([[50, false], [50, false], [21, true]]);
+  });
+
+  it('spec 4.3 rule 1, 8, DESIGN 3.3: max_results 200 (the documented maximum) is accepted and returns 200 nodes; the next page has the rest', async () => {
+    const agent = await newAgent();
+    const { s256 } = await approvedMission(agent);
+    await seedSubAgents(s256, 250);
+
+    const pages = await allPages(s256, 200);
+    expect(pages.map((page) => (page.json['nodes'] as unknown[]).length)).toEqual([200, 51]);
+    expect(pages.map((page) => page.json['complete'])).toEqual([false, true]);
+    const agents = pages.flatMap((page) => (page.json['nodes'] as { agent: string }[]).map((node) => node.agent));
+    expect(new Set(agents).size).toBe(251);
   });
 
   it('spec 4.3 rule 1: a cursor works only for its caller and mission, unaltered and within 5 minutes; otherwise invalid_request', async () => {

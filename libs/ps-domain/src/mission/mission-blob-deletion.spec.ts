@@ -79,7 +79,7 @@ describe('spec 3 rule 5, spec 8 (terminal state retention): deleting the mission
   it('spec 3 rule 5: a repeated deletion (same or another request_id) decides nothing', () => {
     const deleted = run(approveCommand, { type: 'terminate', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }, deleteBlob()).events;
     given(missionDecider, deleted).when(deleteBlob()).thenNothingHappens();
-    given(missionDecider, deleted).when(deleteBlob({ requestId: 'another-request-id-0123456789' })).thenNothingHappens();
+    given(missionDecider, deleted).when(deleteBlob({ requestId: 'Xk2pQ9wLr4TzB7nVc1sHfM' })).thenNothingHappens();
   });
 
   describe('spec 3 rule 1, rule 5: the tombstone keeps the reference terminated', () => {
@@ -94,7 +94,7 @@ describe('spec 3 rule 5, spec 8 (terminal state retention): deleting the mission
     });
 
     it('spec 3 (terminated row): terminate answers the existing terminal status (LateTerminationRequested), never a new termination', () => {
-      const events = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'completed', requestId: 'late-request-id-0123456789', now: T2 }, state);
+      const events = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'completed', requestId: 'Rm7yT3kWq0Zs5Nb8Lc2VdJ', now: T2 }, state);
       expect(events.map((event) => event.type)).toEqual(['LateTerminationRequested']);
       expect(terminationResult(fold(missionDecider, [...tombstone, ...events]), T2)).toMatchObject({ termination_reason: 'revoked', terminated_at: T1.toISOString() });
     });

@@ -46,7 +46,7 @@ describe('status representation (spec 2.3, spec 4.1)', () => {
   });
 
   it('spec 2.3: a terminated mission has terminated_at and termination_reason (the first termination)', () => {
-    const late = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'revoked', requestId: 'another-request-id-0001', now: T2 }, state(approved, ...completed));
+    const late = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'revoked', requestId: 'Xk2pQ9wLr4TzB7nVc1sHfM', now: T2 }, state(approved, ...completed));
     expect(missionStatusRepresentation(state(approved, ...completed, ...late), T2, 30)).toEqual({
       mission_s256: MISSION_S256,
       mission_status: 'terminated',

@@ -1,5 +1,16 @@
+import type { TrackedTokensState } from '../tokens/tracked-token.state.js';
 import type { ManagementCaller } from './management-caller.js';
 import type { TerminationRequest } from './termination-rules.js';
+
+/**
+ * Spec 2.8: the input of the token-impact summary. Every command that may record a termination (a
+ * terminate, or a due expiry recorded first) can carry the mission's Tracked Auth Tokens
+ * (`pstokens-<s256>`, folded) as read just before deciding; a MissionTerminated it records then carries
+ * `token_impact`. The application passes them whenever a termination can result.
+ */
+export interface TokenImpactInput {
+  readonly trackedTokens?: TrackedTokensState;
+}
 
 /**
  * Records an approved mission on `psmission-<s256>` (after ProposalApproved; build it with
@@ -21,21 +32,21 @@ export interface ApproveMission {
 }
 
 /** Spec 4.1 `status` by an authenticated caller: logged as MissionStatusRead (spec 6). */
-export interface ReadMissionStatus {
+export interface ReadMissionStatus extends TokenImpactInput {
   readonly type: 'readStatus';
   readonly caller: ManagementCaller;
   readonly now: Date;
 }
 
 /** Spec 4.2 `terminate`. Members are the raw request values; the decider checks them (spec 4.2, 5.4). */
-export interface TerminateMission extends TerminationRequest {
+export interface TerminateMission extends TerminationRequest, TokenImpactInput {
   readonly type: 'terminate';
   readonly caller: ManagementCaller;
   readonly now: Date;
 }
 
 /** Spec 4.3 `delegation_tree`, after the page was computed: logged as DelegationTreeRead (spec 6). */
-export interface ReadDelegationTree {
+export interface ReadDelegationTree extends TokenImpactInput {
   readonly type: 'readTree';
   readonly caller: ManagementCaller;
   /** Nodes returned in this page. */
@@ -49,7 +60,7 @@ export interface ReadDelegationTree {
  * needs the expiry applied (e.g. before issuing a token). Records the expiry when due, otherwise
  * decides nothing.
  */
-export interface ApplyMissionExpiry {
+export interface ApplyMissionExpiry extends TokenImpactInput {
   readonly type: 'applyExpiry';
   readonly now: Date;
 }
@@ -59,7 +70,7 @@ export interface ApplyMissionExpiry {
  * (`psblob-<s256>`) of a terminated mission; `psmission-<s256>` stays as the tombstone. Logged as
  * MissionBlobDeleted; a repeat after the deletion decides nothing.
  */
-export interface DeleteMissionBlob {
+export interface DeleteMissionBlob extends TokenImpactInput {
   readonly type: 'deleteBlob';
   readonly caller: ManagementCaller;
   readonly requestId: string;

@@ -5,6 +5,8 @@ import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { actorData, type Actor } from '../shared/actor.js';
 import { assertDate, assertOptionalDate } from '../shared/guards.js';
 import { isBoundedText } from '../shared/text.js';
+import { assertTrackedTokensOf, tokenImpactSummary, type TokenImpactData } from '../tokens/token-impact.js';
+import type { TrackedTokensState } from '../tokens/tracked-token.state.js';
 import { MISSION_POLICIES, managementRole, type ManagementCaller, type ManagementRole } from './management-caller.js';
 import { checkBlobDeletionRequest, MissionStillActiveError } from './mission-blob-deletion.js';
 import type { ApplyMissionExpiry, ApproveMission, DeleteMissionBlob, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
@@ -147,7 +149,7 @@ function authorized(state: MissionState, caller: ManagementCaller): { mission: M
 }
 
 /** Expiry first (spec 3): the MissionTerminated `expired` a decision at `now` records before anything else. */
-function expiryFirst(mission: Mission, now: Date): { events: MissionEvent[]; mission: Mission } {
+function expiryFirst(mission: Mission, now: Date, trackedTokens: TrackedTokensState | undefined): { events: MissionEvent[]; mission: Mission } {
   if (mission.status !== 'active' || !isExpiryDue(mission, now)) return { events: [], mission };
   const expired: MissionTerminated = {
     type: 'MissionTerminated',
@@ -155,9 +157,17 @@ function expiryFirst(mission: Mission, now: Date): { events: MissionEvent[]; mis
       ...logData(mission, now, PS_SCHEDULER, MISSION_POLICIES.expiry),
       reason: 'expired',
       terminated_at: mission.expiresAt!.toISOString(),
+      ...tokenImpact(mission, now, trackedTokens),
     },
   };
   return { events: [expired], mission: evolveMission(mission, expired) as Mission };
+}
+
+/** Spec 2.8: the `token_impact` member of a MissionTerminated decided at `now`, when the command carried the tokens. */
+function tokenImpact(mission: Mission, now: Date, trackedTokens: TrackedTokensState | undefined): { token_impact?: TokenImpactData } {
+  if (trackedTokens === undefined) return {};
+  assertTrackedTokensOf(trackedTokens, mission.missionS256);
+  return { token_impact: tokenImpactSummary(trackedTokens, now) };
 }
 
 function logData(mission: Mission, now: Date, actor: Actor, policy: MissionLogData['authorization']['policy']): MissionLogData {
@@ -174,13 +184,13 @@ function logData(mission: Mission, now: Date, actor: Actor, policy: MissionLogDa
 function decideApplyExpiry(command: ApplyMissionExpiry, state: MissionState): MissionEvent[] {
   assertDate(command.now, 'now');
   if (!missionExists(state)) throw new MissionNotFoundError('absent');
-  return expiryFirst(state, command.now).events;
+  return expiryFirst(state, command.now, command.trackedTokens).events;
 }
 
 function decideReadStatus(command: ReadMissionStatus, state: MissionState): MissionEvent[] {
   assertDate(command.now, 'now');
   const { role, actor } = authorized(state, command.caller);
-  const { events, mission } = expiryFirst(state as Mission, command.now);
+  const { events, mission } = expiryFirst(state as Mission, command.now, command.trackedTokens);
   const read: MissionEvent = {
     type: 'MissionStatusRead',
     data: {
@@ -197,7 +207,7 @@ function decideReadTree(command: ReadDelegationTree, state: MissionState): Missi
   if (command.nodeCount !== undefined && (!Number.isSafeInteger(command.nodeCount) || command.nodeCount < 0)) throw new InvalidCommandError('nodeCount must be a non-negative integer');
   if (command.complete !== undefined && typeof command.complete !== 'boolean') throw new InvalidCommandError('complete must be a boolean');
   const { role, actor } = authorized(state, command.caller);
-  const { events, mission } = expiryFirst(state as Mission, command.now);
+  const { events, mission } = expiryFirst(state as Mission, command.now, command.trackedTokens);
   const read: MissionEvent = {
     type: 'DelegationTreeRead',
     data: {
@@ -224,7 +234,7 @@ function decideTerminate(command: TerminateMission, state: MissionState): Missio
 
   if (current.requestKeys.has(requestKey(actor, command.requestId))) return [];
 
-  const { events, mission } = expiryFirst(current, command.now);
+  const { events, mission } = expiryFirst(current, command.now, command.trackedTokens);
   const policy = MISSION_POLICIES[role];
   const details = {
     request_id: command.requestId,
@@ -232,7 +242,12 @@ function decideTerminate(command: TerminateMission, state: MissionState): Missio
     ...(replacementS256 !== undefined ? { replacement_s256: replacementS256 } : {}),
   };
   if (mission.status === 'active') {
-    return [{ type: 'MissionTerminated', data: { ...logData(mission, command.now, actor, policy), reason, terminated_at: command.now.toISOString(), ...details } }];
+    return [
+      {
+        type: 'MissionTerminated',
+        data: { ...logData(mission, command.now, actor, policy), reason, terminated_at: command.now.toISOString(), ...details, ...tokenImpact(mission, command.now, command.trackedTokens) },
+      },
+    ];
   }
   return [
     ...events,
@@ -261,7 +276,7 @@ function decideDeleteBlob(command: DeleteMissionBlob, state: MissionState): Miss
   checkBlobDeletionRequest(command);
   const { mission: current, role, actor } = authorized(state, command.caller);
   if (role !== 'admin') throw new MissionNotFoundError('not_authorized');
-  const { events, mission } = expiryFirst(current, command.now);
+  const { events, mission } = expiryFirst(current, command.now, command.trackedTokens);
   if (mission.status !== 'terminated') throw new MissionStillActiveError();
   if (mission.blobDeleted !== undefined) return events;
   return [

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@mission/decider';
 import type { Actor } from '../shared/actor.js';
+import type { TokenImpactData } from '../tokens/token-impact.js';
 import type { AuthorizationRecord } from './management-caller.js';
 import type { TerminationReason } from './termination-rules.js';
 
@@ -37,9 +38,19 @@ export interface MissionTerminatedData extends MissionLogData {
   readonly purpose?: string;
   /** `superseded` only: the validated replacement (spec 3 table). */
   readonly replacement_s256?: string;
+  /**
+   * Spec 2.8 token-impact summary: the Tracked Auth Tokens this termination put under revocation (ADR
+   * 0013). Present whenever the deciding path passed the mission's tokens (every PS path does except the
+   * expiry check of `POST /token`).
+   */
+  readonly token_impact?: TokenImpactData;
 }
 
-/** Spec 3 / 6: an authorized terminate after termination; the first reason and timestamp stand. */
+/**
+ * Spec 3 / 6: an authorized terminate after termination; the first reason and timestamp stand. No
+ * token-impact summary: a late request changes no token (the first termination's `token_impact` and the
+ * revocation events stand); the `token_residual` answered to it is kept with its idempotency record.
+ */
 export interface LateTerminationRequestedData extends MissionLogData {
   readonly requested_reason: TerminationReason;
   readonly request_id: string;

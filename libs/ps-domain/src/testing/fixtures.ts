@@ -15,8 +15,9 @@ export const at = (iso: string): Date => new Date(iso);
 /** A digest that stands for an approved mission's blob (any SHA-256 base64url value will do here). */
 export const MISSION_S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
 export const OTHER_S256 = 'b3RoZXItbWlzc2lvbi1ibG9iLWRpZ2VzdC0wMDAwMDA';
-export const REQUEST_ID = 'rq-7d0f3b2e9a4c41d8b6e5';
-export const OTHER_REQUEST_ID = 'rq-1a2b3c4d5e6f7a8b9c0d';
+/** 16 random bytes as base64url (spec 4.2: at least 128 bits). */
+export const REQUEST_ID = 'Jq3vX0b9TzK1mW7cRf2YhA';
+export const OTHER_REQUEST_ID = 'pL8sN4dQe6GkV1xZu0TbwQ';
 
 export const OWNING_AGENT = { role: 'agent', id: AGENT } as const;
 export const PERSON = { role: 'person', id: 'alice', tenant: TENANT, ownedAgents: [AGENT] } as const;

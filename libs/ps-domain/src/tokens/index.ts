@@ -4,3 +4,4 @@ export * from './tracked-token.state.js';
 export * from './tracked-token.decider.js';
 export * from './token-residual.js';
 export * from './delegation-tree.js';
+export * from './token-impact.js';
