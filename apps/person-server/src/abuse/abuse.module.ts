@@ -3,7 +3,7 @@ import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
-import { ProbeLimiter } from '../missions/probe-limiter.js';
+import { ProbeLimiter } from './probe-limiter.js';
 import { AuditDigestKey, AUDIT_DIGEST_KEY_ENV, loadAuditDigestKey } from './audit-digest-key.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecurityAudit } from './security-audit.js';

@@ -13,7 +13,7 @@ import {
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { ProblemError } from '../http/problem-errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { ProbeLimiter } from './probe-limiter.js';
+import { ProbeLimiter } from '../abuse/probe-limiter.js';
 import { toProblem } from './mission-problems.js';
 import { TreeCursors } from './tree-cursor.js';
 

@@ -10,7 +10,7 @@ import { requestFacts, type RequestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import { MissionManagement } from './mission-management.service.js';
 import { toProblem } from './mission-problems.js';
-import { ProbeLimiter } from './probe-limiter.js';
+import { ProbeLimiter } from '../abuse/probe-limiter.js';
 
 /** Spec 4: the operations this PS implements (also in its metadata, spec 2.2). */
 export const MANAGEMENT_OPERATIONS = ['status', 'terminate', 'delegation_tree'] as const;

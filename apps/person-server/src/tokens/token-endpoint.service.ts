@@ -19,8 +19,8 @@ import { callerKey, type AuthenticatedAgent, type AuthenticatedCaller } from '..
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
 import type { RequestFacts } from '../http/request-facts.js';
-import { authorizeFromApproval } from '../missions/mission-gate.js';
-import { ProbeLimiter } from '../missions/probe-limiter.js';
+import { authorizeFromApproval, expiryDue } from '../missions/mission-gate.js';
+import { ProbeLimiter } from '../abuse/probe-limiter.js';
 import { MissionTerminatedError, TemporarilyUnavailableError } from '../http/problem-errors.js';
 import { mintAuthToken, UpstreamTokenError, verifyUpstreamToken, type VerifiedUpstreamToken } from './auth-tokens.js';
 import { ResourceDirectory, ResourceUnavailableError } from './resource-directory.js';
@@ -181,8 +181,14 @@ export class TokenEndpoint {
   /** Applies a due expiry (recorded, attributed to the PS scheduler) and returns the active mission. */
   private async activeMission(s256: string, caller: AuthenticatedAgent, upstream: VerifiedUpstreamToken | undefined, now: Date): Promise<Mission> {
     // Spec 5.9: the ownership answer comes from the first event alone, so its timing does not depend on the history.
-    if (upstream === undefined) await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent });
-    const { state }: { state: MissionState } = await this.missionLog.execute(s256, { type: 'applyExpiry', now }, this.context(caller, now, `token-expiry:${s256}`));
+    const facts = upstream === undefined ? await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent }) : undefined;
+    // Spec 2.8: a due expiry recorded here carries the token-impact summary (a call chain reads the ledger anyway).
+    const trackedTokens = facts === undefined || expiryDue(facts, now) ? await this.ledger.state(s256) : undefined;
+    const { state }: { state: MissionState } = await this.missionLog.execute(
+      s256,
+      { type: 'applyExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
+      this.context(caller, now, `token-expiry:${s256}`),
+    );
     if (!missionExists(state) || state.approver !== this.settings.baseUrl) throw new MissionNotFoundError('absent');
     // The Owning Agent asks for itself or its sub-agents; a call chain is authorized by its upstream token,
     // which verifiedUpstream has bound to the caller (ADR 0012) and to this mission.

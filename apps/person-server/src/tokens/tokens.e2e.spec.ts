@@ -10,7 +10,7 @@ import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { agentRequest, agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
 import { alice, ASSISTANT, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
-import { PROBE_FAILURES_PER_MINUTE } from '../missions/probe-limiter.js';
+import { PROBE_FAILURES_PER_MINUTE } from '../abuse/probe-limiter.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { configWithResource, DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
@@ -373,6 +373,9 @@ describe('spec 5.9, 6, 8: POST /token probes are security-audited and rate limit
     // Blocked whatever it names: another reference is refused the same way, without a lookup.
     const again = await authToken(prober, absentReference('limit again'));
     expect([again.status, again.json['error']]).toEqual([429, 'rate_limited']);
+    // One budget per caller across endpoints: the management operations refuse it too.
+    const status = await ps.asAgent(prober, { body: { operation: 'status', mission_s256: absentReference('limit status') } });
+    expect([status.status, status.json['error']]).toEqual([429, 'rate_limited']);
     // The limit is the caller's: another agent still gets its own answer.
     expect((await authToken(await newAgent('aauth:bystander@agents.example'), absentReference('bystander'))).status).toBe(404);
   }, 60_000);
@@ -395,9 +398,13 @@ describe('spec 3 rule 3: after termination every token request under the mission
     // expires_at has passed is refused); then wait until it has passed, however long the approval took.
     const expiresAt = new Date(Date.now() + 4_000).toISOString();
     const { s256 } = await ps.approvedMission(agent, { expiresAt });
+    expect((await authToken(agent, s256)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 100));
     const reply = await authToken(agent, s256);
     expect(reply.json).toMatchObject({ error: 'mission_terminated', termination_reason: 'expired' });
+    // Spec 2.8: the expiry's MissionTerminated — recorded by this request or the scheduler, whichever came first — carries the token impact.
+    const terminated = (await events(store, missionStreamName(s256))).find((event) => event.type === 'MissionTerminated');
+    expect(terminated?.data['token_impact']).toMatchObject({ tracked: 1 });
   });
 });
 

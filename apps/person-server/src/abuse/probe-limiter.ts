@@ -1,4 +1,4 @@
-import { TokenBuckets } from '../abuse/rate-limiter.js';
+import { TokenBuckets } from './rate-limiter.js';
 import { RateLimitedError } from '../http/problem-errors.js';
 import type { Clock } from '../http/clock.js';
 
