@@ -6,13 +6,13 @@ const S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
 const OWNER = 'aauth:assistant@agents.example';
 
 /** A store whose psmission stream has a long history; it records how it was read. */
-function storeWith(history: { type: string; data: Record<string, unknown> }[]): { store: EventStore; reads: (ReadStreamOptions | undefined)[]; delivered: () => number } {
-  const reads: (ReadStreamOptions | undefined)[] = [];
+function storeWith(history: { type: string; data: Record<string, unknown> }[]): { store: EventStore; reads: Array<ReadStreamOptions & { name: string }>; delivered: () => number } {
+  const reads: Array<ReadStreamOptions & { name: string }> = [];
   let delivered = 0;
   const store = {
-    async *readStream(_name: string, options?: ReadStreamOptions) {
-      reads.push(options);
-      for (const event of history.slice(0, options?.maxCount ?? history.length)) {
+    async *readStream(name: string, options?: ReadStreamOptions) {
+      reads.push({ name, ...options });
+      for (const event of (name === 'security-audit' ? [] : history).slice(0, options?.maxCount ?? history.length)) {
         delivered++;
         yield event;
       }
@@ -31,15 +31,18 @@ describe('spec 5.9 anti-oracle timing: absent and not authorized are decided fro
     const stranger = storeWith(busy);
     await expect(authorizeFromApproval(stranger.store, S256, { role: 'agent', id: 'aauth:other@agents.example' })).rejects.toEqual(new MissionNotFoundError('not_authorized'));
     expect([owner.delivered(), stranger.delivered()]).toEqual([1, 1]);
-    expect(stranger.reads).toEqual([{ maxCount: 1 }]);
+    expect(stranger.reads).toEqual([{ name: `psmission-${S256}`, maxCount: 1 }]);
   });
 
-  it('an absent mission is the same refusal after the same single read', async () => {
+  it('an absent mission is the same refusal after the same single-event read (of the security audit stream instead, so the work matches)', async () => {
     const absent = storeWith([]);
     const error = await authorizeFromApproval(absent.store, S256, { role: 'agent', id: OWNER }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MissionNotFoundError);
     expect((error as MissionNotFoundError).auditDetail).toBe('absent');
-    expect(absent.reads).toEqual([{ maxCount: 1 }]);
+    expect(absent.reads).toEqual([
+      { name: `psmission-${S256}`, maxCount: 1 },
+      { name: 'security-audit', maxCount: 1 },
+    ]);
   });
 
   it('persons and administrators: tenant and ownership come from MissionApproved', async () => {
