@@ -188,7 +188,9 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     await errorOf(await requestChild(service.listenUrl, root, { childActor, details }), status, error, reason);
     const [evidence] = await deniedEvidence(root.tokens.mission_id);
     expect(evidence).toMatchObject({ decision: 'denied', denial_reason: reason, cascade_mode: 'immediate' });
-    expect(evidence!.child).toBeUndefined();
+    // Spec 2.6: `child` is REQUIRED on denied evidence too — the attempt's identifier, never created, and the requested set's hash.
+    expect(evidence!.child).toEqual({ id: expect.stringMatching(/^msn_/), issuer: testBaseUrl, authority_hash: expect.stringMatching(/^sha-256:/) });
+    expect(await store.streamRevision(missionStreamName(evidence!.child!.id))).toBe('no_stream');
   });
 
   it.each<[string, string, number, number]>([
@@ -223,7 +225,10 @@ describe('fan-out and serialization (spec 2.4 rules 2–3, spec 8, DESIGN 2.4)',
     const attached = (await collect(store.readStream(missionStreamName(root.tokens.mission_id)))).filter((event) => event.type === 'ChildMissionAttached');
     expect(attached).toHaveLength(3);
     for (const event of attached) expect(event.data).toMatchObject({ parent_entry_indexes: [0], evidence: { decision: 'created', fanout: [{ parent_entry: 0, max_children: 3 }] } });
-    expect((await deniedEvidence(root.tokens.mission_id)).map((evidence) => evidence.denial_reason)).toEqual(Array(47).fill('fanout_exceeded'));
+    const denied = await deniedEvidence(root.tokens.mission_id);
+    expect(denied.map((evidence) => evidence.denial_reason)).toEqual(Array(47).fill('fanout_exceeded'));
+    // Spec 2.6: fan-out controls apply, so the denied evidence carries the counters that refused it.
+    for (const evidence of denied) expect(evidence.fanout).toEqual([{ parent_entry: 0, active_children: 3, max_children: 3 }]);
   });
 
   it('spec 4.1 step 10, rule 1: a parent revoked while a creation is in flight denies it (parent_not_active), nothing is attached', async () => {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
 import { aggregateStream, decideAndAppend, handleCommand, metadataFor, type AggregateState, type CommandContext } from '@mission/es-kit';
 import {
-  authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
+  activeChildCount, authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   delegationIdFromBytes, missionDecider, missionExists, missionIdFromBytes, missionStreamName, requireChildActorAllowed, requireCreationPolicy,
   requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
   type Actor, type AttenuationRecord, type AuthoritySet, type CascadeMode, type ChildActor, type ChildCreationDeniedData, type ChildCreationPolicyRule,
@@ -89,7 +89,7 @@ export class ChildCreations {
       try {
         outcome = await this.check(request, read, now);
       } catch (error) {
-        throw await this.denied(error, request, read.state, parentMissionId, evidenceId, now);
+        throw await this.denied(error, request, read.state, { parentMissionId, evidenceId, childMissionId }, now);
       }
       await this.beforeCommit?.(parentMissionId);
       const evidence = this.createdEvidence(request, outcome, evidenceId, childMissionId, now);
@@ -104,7 +104,7 @@ export class ChildCreations {
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError && attempt < MAX_COMMIT_ATTEMPTS) continue;
         if (error instanceof WrongExpectedRevisionError) throw new TemporarilyUnavailableError('the parent mission is busy; retry the request');
-        throw await this.denied(error, request, read.state, parentMissionId, evidenceId, now);
+        throw await this.denied(error, request, read.state, { parentMissionId, evidenceId, childMissionId }, now);
       }
       await this.commitChild(request, outcome, { childMissionId, grantId, grantToken, grantExpiresAt, evidenceId, now, context });
       this.logger.info({ parent_mission_id: parentMissionId, mission_id: childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
@@ -203,16 +203,22 @@ export class ChildCreations {
    * Spec 2.6, 6 rule 2: a refusal at steps 3–10 is recorded as `denied` evidence on the parent's
    * evidence stream, then answered with its spec 7 error. Anything that is not a denial is rethrown.
    */
-  private async denied(error: unknown, request: ChildCreationRequest, parent: MissionState, parentMissionId: string, evidenceId: string, now: Date): Promise<unknown> {
+  private async denied(error: unknown, request: ChildCreationRequest, parent: MissionState, ids: DeniedIds, now: Date): Promise<unknown> {
+    const { parentMissionId, evidenceId, childMissionId } = ids;
     const denial = childDenialOf(error);
     if (denial === undefined || !missionExists(parent)) return error;
     const issuer = this.oauth.issuer;
+    const fanout = fanOutCounters(parent);
     const evidence: ChildEvidence = {
       evidence_id: evidenceId,
       parent: { id: parent.missionId, issuer, authority_hash: parent.authorityHash },
+      // Spec 2.6: `child` is REQUIRED — the identifier this attempt was given (never used by a mission) and the
+      // hash of the requested set, so a refused attempt is as traceable as a created one.
+      child: { id: childMissionId, issuer, authority_hash: authorityHash(issuer, request.authoritySet) },
       child_actor: request.childActor,
       requested_by: request.client.client_id,
       attenuation: { ...this.attenuation(request, CHECKS_BEFORE[denial.reason], denial.reason === 'not_strict_subset' || denial.reason === 'delegation_not_permitted' ? 'not_strict_subset' : 'not_evaluated'), detail: denial.message },
+      ...(fanout.length > 0 ? { fanout } : {}),
       cascade_mode: request.cascadeMode,
       decision: 'denied',
       denial_reason: denial.reason,
@@ -270,3 +276,23 @@ const CHECKS_BEFORE: Readonly<Record<string, readonly string[]>> = {
   fanout_exceeded: upTo('fanout'),
   policy_denied: upTo('policy'),
 };
+
+interface DeniedIds {
+  readonly parentMissionId: string;
+  readonly evidenceId: string;
+  /** Allocated for the attempt; a denied attempt never creates a mission under it. */
+  readonly childMissionId: string;
+}
+
+/**
+ * Spec 2.6 `fanout` ("REQUIRED when fan-out controls apply") for a refused attempt: the counters of every
+ * parent entry that has `max_children`, as they stood when the attempt was refused (this attempt not counted).
+ */
+function fanOutCounters(parent: Mission): FanOutRecord[] {
+  const records: FanOutRecord[] = [];
+  parent.authoritySet.forEach((entry, index) => {
+    const max = entry.delegation?.children?.max_children;
+    if (max !== undefined) records.push({ parent_entry: index, active_children: activeChildCount(parent, index), max_children: max });
+  });
+  return records;
+}

@@ -49,8 +49,9 @@ export interface FanOutRecord {
 }
 
 /**
- * Spec 2.6 Child Evidence. Audit material only: it grants nothing. `child` is present once the
- * creation got far enough to name the child (always for `created`).
+ * Spec 2.6 Child Evidence. Audit material only: it grants nothing. `child` is REQUIRED: for a `denied`
+ * attempt it names the identifier the attempt was given (no mission is ever created under it) and the
+ * hash of the requested Authority Set. Records written before this rule may lack it.
  */
 export interface ChildEvidence {
   readonly evidence_id: string;
