@@ -129,7 +129,7 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     expect((await redeemChild(service.listenUrl, 'demo-subagent', created.request_uri, await DpopKey.generate())).status).toBe(200);
   });
 
-  it('spec 4.1 step 2, spec 5 rule 2, DESIGN 2.2: the parent is resolved only from a current parent_token of this client with a proof of its key', async () => {
+  it('spec 4.1 steps 2 and 5, spec 5 rule 2, DESIGN 2.2: the parent is resolved only from a current parent_token of this client with a proof of its key', async () => {
     const root = await rootMission();
     const other = await rootMission();
     const base = { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS };
@@ -141,6 +141,9 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     await errorOf(await requestChild(service.listenUrl, root, { ...base, overrides: { parent_token: 'not-a-token' }, proof: await root.dpop.proof('POST', `${testBaseUrl}/par`, { accessToken: 'not-a-token' }) }), 400, 'invalid_grant');
     const rotated = (await (await refreshTokens(service.listenUrl, other)).json()) as IssuedTokens;
     await errorOf(await requestChild(service.listenUrl, other, base), 400, 'invalid_grant');
+    // Spec 4.1 step 5 (the requester holds the parent grant): another registered client presenting root's
+    // current refresh token with a valid proof of root's key — both stolen — is refused all the same.
+    await errorOf(await requestChild(service.listenUrl, { ...root, clientId: 'demo-subagent' }, base), 400, 'invalid_grant');
     // None of these resolved a parent: no evidence is filed under either mission (decision 0009).
     expect(await deniedEvidence(root.tokens.mission_id)).toEqual([]);
     expect(await deniedEvidence(other.tokens.mission_id)).toEqual([]);
