@@ -52,7 +52,8 @@ export interface MissionCascadeOptions {
  * records `MissionCascaded` on each of them. Transitivity and generation order come from the same
  * rule: a cascaded child that has open children of its own carries `open_children` in its
  * `MissionCascaded`, which schedules the next generation's work item — so a grandchild is never
- * cascaded before its parent's `MissionCascaded` is committed.
+ * cascaded before its parent's `MissionCascaded` is committed. This process also starts on that next
+ * generation at once (continueWith); the work item then finds nothing left or finishes it.
  *
  * Idempotent: `cascade` on a child that is already terminal (or past its own `expires_at`) decides
  * nothing, so a retried or re-run work item only fills in what is missing. One read of the parent's
@@ -102,7 +103,11 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
         if (outcome.ok) {
           const after = completeAppend(prepared, missionDecider, outcome.result);
           const remembered = memo.remember(prepared.streamName, after);
-          if (remembered !== undefined && missionExists(after.state)) continueWith(after.state.missionId, remembered, ids);
+          // The grandchildren's MissionCascaded are caused by this child's, as they would be through its work item.
+          const cascadedEventId = prepared.events[prepared.events.length - 1]?.id;
+          if (remembered !== undefined && missionExists(after.state) && cascadedEventId !== undefined) {
+            continueWith(after.state.missionId, remembered, { correlationId: ids.correlationId, causationId: cascadedEventId });
+          }
           continue;
         }
         if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;

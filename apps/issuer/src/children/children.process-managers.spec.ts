@@ -353,6 +353,8 @@ describe('Child Missions background work on the embedded store (spec child-missi
       // Generation order: every child's MissionCascaded precedes (globally) its own children's.
       for (const grandchild of tree.grandchildren) {
         expect(comparePositions(cascaded.get(grandchild.parentId)!.position, cascaded.get(grandchild.id)!.position)).toBe(-1);
+        // The audit trail: each grandchild's MissionCascaded was caused by its parent's.
+        expect(cascaded.get(grandchild.id)!.metadata['causation_id']).toBe(cascaded.get(grandchild.parentId)!.id);
       }
       // One work item per parent with open children; none for the leaves.
       for (const leaf of tree.grandchildren) expect(await workTypes(env.store, 'mission_cascade', leaf.id)).toEqual([]);
