@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
-  JsonObject, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
+  ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
 import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
@@ -11,7 +11,8 @@ import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
-import { decodeFrozen, RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
+import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
+import { decodeFrozen, decodeRecord } from './stored-record.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -22,14 +23,6 @@ export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
 }
 
 type EventRow = [position: bigint, stream: string, revision: bigint, record: string];
-interface StoredRecord {
-  id: string;
-  type: string;
-  created: number;
-  metadata: JsonObject;
-  data: JsonObject;
-}
-
 const PAGE_SIZE = 2000;
 const RECENT_EVENTS_CAPACITY = 10_000;
 /**
@@ -296,7 +289,7 @@ export class EmbeddedEventStore implements EventStore {
     let position = 0n;
     for (const event of events) {
       revision += 1n;
-      // data and metadata are already canonical JSON text; splice them in rather than re-serializing.
+      // data and metadata are already serialized JSON text; splice them in rather than serializing again.
       const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
       position = insert.run(streamName, category, revision, record).lastInsertRowid as bigint;
       this.uncommitted.push({ position, streamName, category, revision, record });
@@ -357,19 +350,8 @@ export class EmbeddedEventStore implements EventStore {
   }
 }
 
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  const [position, streamName, revision, text] = row;
-  const record = JSON.parse(text) as StoredRecord;
-  return {
-    streamName,
-    revision,
-    position: { commit: position, prepare: position },
-    id: record.id,
-    type: record.type,
-    data: record.data,
-    metadata: record.metadata,
-    created: new Date(record.created),
-  };
+function toRecordedEvent([position, streamName, revision, text]: EventRow): RecordedEvent {
+  return decodeRecord(position, streamName, revision, text);
 }
 
 function readLimit(maxCount: number | undefined): number {

@@ -1,4 +1,5 @@
-import type { JsonObject, RecordedEvent } from '../port/event-store.js';
+import type { RecordedEvent } from '../port/event-store.js';
+import { decodeFrozen } from './stored-record.js';
 
 /** A committed row as the store wrote it; decoded at most once, when a subscription first needs it. */
 export interface RecentRow {
@@ -8,14 +9,6 @@ export interface RecentRow {
   readonly revision: bigint;
   readonly record: string;
   decoded?: RecordedEvent;
-}
-
-interface StoredRecord {
-  id: string;
-  type: string;
-  created: number;
-  metadata: JsonObject;
-  data: JsonObject;
 }
 
 /**
@@ -96,27 +89,4 @@ export class RecentEvents {
 export function sharedRecordedEvent(row: RecentRow): RecordedEvent {
   row.decoded ??= decodeFrozen(row.position, row.streamName, row.revision, row.record);
   return row.decoded;
-}
-
-/** A RecordedEvent from a stored record, deep-frozen because subscribers may share it. */
-export function decodeFrozen(position: bigint, streamName: string, revision: bigint, text: string): RecordedEvent {
-  const record = JSON.parse(text) as StoredRecord;
-  return Object.freeze({
-    streamName,
-    revision,
-    position: Object.freeze({ commit: position, prepare: position }),
-    id: record.id,
-    type: record.type,
-    data: deepFreeze(record.data),
-    metadata: deepFreeze(record.metadata),
-    created: new Date(record.created),
-  });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
 }
