@@ -323,6 +323,7 @@ class TreeBench {
         intent: { goal: 'benchmark child', resources: ['https://erp.example.com'], expires_at: expiresAt }, expiresAt: state.expiresAt,
         approvedBy: { id: 'policy:parent_authority', role: 'policy' }, now,
         parent: { id: parentId, issuer: this.issuer, authority_hash: state.authorityHash, depth, delegation_id: evidenceId, cascade_mode: 'immediate', created_at: now.toISOString() },
+        child: { actor: { sub: CHILD_ACTOR }, fanout: evidence.fanout! },
       }, context, { hashChain: true });
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
         type: 'issueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, expiresAt: grantExpiresAt, now,

@@ -83,6 +83,9 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     // DESIGN 2.4: the child's expires_at is capped at the parent's (the request asked for 2 h, the parent has 1 h).
     expect(tokens.mission_expires_at).toBe(root.tokens.mission_expires_at);
     expect(tokens.parent).toMatchObject({ id: root.tokens.mission_id, issuer: testBaseUrl, depth: 1, cascade_mode: 'immediate' });
+    // Spec 2.1: the child's own record holds the child_actor object and the fan-out policy result.
+    const [record] = await collect(store.readStream(missionStreamName(tokens.mission_id), { maxCount: 1 }));
+    expect(record?.data).toMatchObject({ client_id: 'demo-subagent', child_actor: { sub: 'demo-subagent', sub_profile: 'ai_agent' }, fanout: [{ parent_entry: 0, active_children: 1 }] });
 
     const jwks = createRemoteJWKSet(new URL(`${service.listenUrl}/jwks`));
     const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: testBaseUrl, typ: 'at+jwt' });

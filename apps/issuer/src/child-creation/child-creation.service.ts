@@ -168,7 +168,7 @@ export class ChildCreations {
       await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
         type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
         authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
-        expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent,
+        expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
       }, ids.context, { hashChain: true });
       await handleCommand(this.store, grantStreamName(ids.grantId), grantDecider, {
         type: 'issueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,

@@ -1,7 +1,8 @@
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
-import type { ChildEvidence } from '../children/child-evidence.js';
+import type { ChildActor } from '../children/child-actor.js';
+import type { ChildEvidence, FanOutRecord } from '../children/child-evidence.js';
 import type { LifecycleOperation, TerminalMissionState } from './mission-lifecycle.js';
 import type { CascadeMode, ParentLink } from './parent-link.js';
 
@@ -21,6 +22,8 @@ export interface CreateMission {
   readonly now: Date;
   /** Child missions only; carried into the record unchanged. */
   readonly parent?: ParentLink;
+  /** Child missions only (spec 2.1: the record holds the child actor and the fan-out policy result). */
+  readonly child?: { readonly actor: ChildActor; readonly fanout: readonly FanOutRecord[] };
 }
 
 /** `POST /missions/lifecycle` (DESIGN 2.1). */

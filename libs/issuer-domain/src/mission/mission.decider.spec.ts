@@ -89,6 +89,24 @@ describe('Mission decider', () => {
       expect(state).toMatchObject({ parent });
     });
 
+    it('spec 2.1: a child record holds the child_actor object and the fan-out policy result', () => {
+      const parent: ParentLink = { id: OTHER_MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH, depth: 1, cascade_mode: 'immediate', delegation_id: 'del-1' };
+      const command = createCommand({ parent });
+      const child = { actor: { sub: command.clientId, sub_profile: 'ai_agent' }, fanout: [{ parent_entry: 0, active_children: 2, max_children: 3 }] };
+      given(missionDecider)
+        .when({ ...command, child })
+        .then([{ ...missionCreated, data: { ...missionCreated.data, parent, child_actor: child.actor, fanout: child.fanout } }]);
+    });
+
+    it.each<[string, (clientId: string) => Record<string, unknown>]>([
+      ['without a parent (a root mission has no child actor)', (clientId) => ({ child: { actor: { sub: clientId }, fanout: [] } })],
+      ['whose actor sub is not the client_id', () => ({ parent: { id: OTHER_MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH, depth: 1, cascade_mode: 'immediate' }, child: { actor: { sub: 'someone-else' }, fanout: [] } })],
+      ['with a malformed fan-out result', (clientId) => ({ parent: { id: OTHER_MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH, depth: 1, cascade_mode: 'immediate' }, child: { actor: { sub: clientId }, fanout: [{ parent_entry: -1, active_children: 1 }] } })],
+    ])('spec 2.1: refuses a child record %s', (_, change) => {
+      const command = createCommand();
+      given(missionDecider).when({ ...command, ...change(command.clientId) } as never).thenThrows(InvalidCommandError);
+    });
+
     it.each([
       ['the parent issuer differs (spec 2.3)', { issuer: 'https://other.example' }],
       ['the parent is the mission itself', { id: MISSION_ID }],

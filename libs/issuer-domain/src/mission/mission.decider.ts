@@ -158,6 +158,7 @@ function decideCreate(command: CreateMission, state: MissionState): MissionEvent
     throw new InvalidCommandError('expiresAt must not be later than the intent expires_at');
   }
   if (command.parent !== undefined) assertParentLink(command.parent, { missionId: command.missionId, issuer: command.issuer });
+  if (command.child !== undefined) assertChildRecord(command.child, command);
 
   return [
     {
@@ -172,12 +173,24 @@ function decideCreate(command: CreateMission, state: MissionState): MissionEvent
         expires_at: command.expiresAt.toISOString(),
         approved_by: actorData(command.approvedBy),
         ...(command.parent !== undefined ? { parent: parentLinkData(command.parent) } : {}),
+        ...(command.child !== undefined ? { child_actor: { ...command.child.actor }, fanout: command.child.fanout.map((record) => ({ ...record })) } : {}),
         state: 'active',
         version: 1,
         occurred_at: command.now.toISOString(),
       },
     },
   ];
+}
+
+/** Spec 2.1: only a child carries them, its `client_id` is the child actor's `sub`, and the fan-out result is well formed. */
+function assertChildRecord(child: NonNullable<CreateMission['child']>, command: CreateMission): void {
+  if (command.parent === undefined) throw new InvalidCommandError('child actor and fan-out belong to a child mission (parent required)');
+  if (typeof child.actor !== 'object' || child.actor === null || child.actor.sub !== command.clientId) {
+    throw new InvalidCommandError('child actor sub must equal clientId (spec 2.1)');
+  }
+  const wellFormed = Array.isArray(child.fanout) && child.fanout.every((record) =>
+    [record.parent_entry, record.active_children, ...(record.max_children !== undefined ? [record.max_children] : [])].every((n) => Number.isSafeInteger(n) && n >= 0));
+  if (!wellFormed) throw new InvalidCommandError('fanout must be a list of counters per parent entry');
 }
 
 function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): MissionEvent[] {

@@ -2,7 +2,8 @@ import type { DomainEvent } from '@mission/decider';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
-import type { ChildEvidence } from '../children/child-evidence.js';
+import type { ChildActor } from '../children/child-actor.js';
+import type { ChildEvidence, FanOutRecord } from '../children/child-evidence.js';
 import type { MissionLifecycleState, TerminalMissionState } from './mission-lifecycle.js';
 import type { CascadeMode, ParentLink } from './parent-link.js';
 
@@ -20,6 +21,10 @@ export interface MissionCreatedData {
   readonly approved_by: Actor;
   /** Child missions only (spec 2.3). */
   readonly parent?: ParentLink;
+  /** Child missions only (spec 2.1): the `child_actor` object (2.2) as requested; `sub` is `client_id`. */
+  readonly child_actor?: ChildActor;
+  /** Child missions only (spec 2.1 "fan-out policy result"): the counters per justifying parent entry, this child included. */
+  readonly fanout?: readonly FanOutRecord[];
   readonly state: 'active';
   readonly version: 1;
   readonly occurred_at: string;
