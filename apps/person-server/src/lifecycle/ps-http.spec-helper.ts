@@ -139,3 +139,16 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     await sleep(25);
   }
 }
+
+/**
+ * Spec 5.9 (same header set): the header set of a reply with its values, except `Date` and the per-request
+ * correlation id `X-Request-Id` (random for every request, so it carries nothing about the mission); both
+ * names must be present.
+ */
+export function headersExceptDateAndRequestId(reply: Reply): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...reply.headers };
+  expect(Object.keys(copy)).toEqual(expect.arrayContaining(['date', 'x-request-id']));
+  delete copy['date'];
+  copy['x-request-id'] = '<per request>';
+  return copy;
+}

@@ -11,6 +11,7 @@ import { aggregateStream, verifyHashChain } from '@mission/es-kit';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
+import { headersExceptDateAndRequestId, requestId } from '../lifecycle/ps-http.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 import { TokenLedger } from '../tokens/token-ledger.js';
 import { TreeCursors } from './tree-cursor.js';
@@ -127,19 +128,6 @@ async function events(stream: string): Promise<RecordedEvent[]> {
   return read;
 }
 
-const requestId = (): string => randomBytes(24).toString('base64url');
-
-/**
- * The header set with its values, except `Date` and the per-request correlation id `X-Request-Id`
- * (random for every request, so it carries nothing about the mission); both names must be present.
- */
-function headersExceptDate(reply: Reply): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...reply.headers };
-  expect(Object.keys(copy)).toEqual(expect.arrayContaining(['date', 'x-request-id']));
-  delete copy['date'];
-  copy['x-request-id'] = '<per request>';
-  return copy;
-}
 
 describe('DESIGN 3.1 proposals and approvals (POST /mission, GET /mission/pending/{id}, POST /mission/approvals)', () => {
   it('DESIGN 3.1: propose → 202 pending with Location and Retry-After → person approves → poll returns {s256, mission}; s256 = SHA-256 of the decoded blob bytes', async () => {
@@ -499,12 +487,12 @@ describe('spec 5.9 anti-oracle', () => {
       expect(foreign.status).toBe(404);
       expect(missing.status).toBe(foreign.status);
       expect(missing.text).toBe(foreign.text);
-      expect(headersExceptDate(missing)).toEqual(headersExceptDate(foreign));
+      expect(headersExceptDateAndRequestId(missing)).toEqual(headersExceptDateAndRequestId(foreign));
     }
     const byAlice = await asPrincipal(alice, { body: { operation: 'status', mission_s256: s256 } });
     const byAliceAbsent = await asPrincipal(alice, { body: { operation: 'status', mission_s256: absent } });
     expect(byAlice.text).toBe(byAliceAbsent.text);
-    expect(headersExceptDate(byAlice)).toEqual(headersExceptDate(byAliceAbsent));
+    expect(headersExceptDateAndRequestId(byAlice)).toEqual(headersExceptDateAndRequestId(byAliceAbsent));
 
     const audit = service.app.get(SecurityAudit);
     await audit.flush();

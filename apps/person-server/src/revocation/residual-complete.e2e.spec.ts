@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { calculateJwkThumbprint, decodeJwt } from 'jose';
+import { decodeJwt } from 'jose';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, type RunningService } from '@mission/platform';
+import type { RunningService } from '@mission/platform';
 import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
-import { agentRequest } from '../auth/signed-request.spec-helper.js';
 import { alice, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
-import { configWithResource, resourceToken } from '../testing/resource-tokens.js';
-import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
+import { authToken as authTokenAs, startWithFakeResource, type PersonServerWithResource } from '../tokens/tokens.spec-helper.js';
 
 /**
  * Spec 2.5 `complete`, spec 4.4 rules 3 and 6 end to end: a deployment that declares no untracked access
@@ -17,7 +12,7 @@ import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js'
  * confirmed revoked — and not before. (With the default `true` it never does; see the tokens e2e.)
  */
 const resource = new FakeResource();
-let dataDir: string;
+let server: PersonServerWithResource;
 let service: RunningService;
 let store: EventStore;
 const ps = new PsClient(() => service);
@@ -27,33 +22,15 @@ const ps = new PsClient(() => service);
 const REVOCATION = { wait_ms: 5_000, max_attempts: 5, initial_delay_ms: 100, max_delay_ms: 300, timeout_ms: 1_000, lease_ms: 3_000, per_resource_per_second: 1_000, concurrency: 8 };
 
 beforeAll(async () => {
-  await resource.start('ok');
-  dataDir = mkdtempSync(join(tmpdir(), 'ps-residual-complete-'));
-  const configFile = join(dataDir, 'person-server.json');
-  writeFileSync(configFile, JSON.stringify(configWithResource(resource.endpoint, { revocation: REVOCATION, untracked_access_modes: false })));
-  ({ service } = await startPersonServer(dataDir, { CONFIG_FILE: configFile }));
-  store = service.app.get<EventStore>(EVENT_STORE);
+  server = await startWithFakeResource(resource, 'residual-complete', { revocation: REVOCATION, untracked_access_modes: false });
+  ({ service, store } = server);
 });
 
-afterAll(async () => {
-  await service.stop('tests finished');
-  await resource.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => server.stop());
 
 /** `POST /token` by the owning agent for the demo resource; returns the Auth Token's claims. */
 async function authToken(agent: Agent, s256: string): Promise<ReturnType<typeof decodeJwt>> {
-  const now = Math.floor(Date.now() / 1000);
-  const rt = await resourceToken({ agent: agent.id, agentJkt: await calculateJwkThumbprint(agent.key.publicJwk, 'sha256'), missionS256: s256, audience: testBaseUrl, scope: 'files.read' });
-  const request = await agentRequest({
-    agentKey: agent.key,
-    signedUrl: testBaseUrl,
-    path: '/token',
-    created: now - Math.floor(Math.random() * 30),
-    tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600 },
-    body: JSON.stringify({ resource_token: rt }),
-  });
-  const reply = await ps.send(request);
+  const reply = await authTokenAs(ps, agent, s256);
   expect(reply.status).toBe(200);
   return decodeJwt(String(reply.json['auth_token']));
 }

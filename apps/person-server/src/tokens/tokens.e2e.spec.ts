@@ -1,25 +1,23 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { calculateJwkThumbprint, createLocalJWKSet, decodeJwt, jwtVerify, type JWK } from 'jose';
 import { verifyHashChain } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, type RunningService } from '@mission/platform';
+import type { RunningService } from '@mission/platform';
 import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { agentRequest, agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
-import { alice, ASSISTANT, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
+import { alice, ASSISTANT, eventually, events, headersExceptDateAndRequestId, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
 import { PROBE_FAILURES_PER_MINUTE } from '../abuse/probe-limiter.js';
 import { FakeResource } from '../testing/fake-resource.js';
-import { configWithResource, DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
-import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
+import { DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
+import { testBaseUrl } from '../testing/run-person-server.js';
+import { authToken as authTokenAs, startWithFakeResource, tokenRequest as tokenRequestAs, type PersonServerWithResource } from './tokens.spec-helper.js';
 
 const SUB_AGENT = 'aauth:helper@agents.example';
 /** The agent config/person-server.json declares for the demo resource in `call_chain_agents` (ADR 0012). */
 const FILES_SERVICE = 'aauth:files-service@agents.example';
 const resource = new FakeResource();
-let dataDir: string;
+let server: PersonServerWithResource;
 let service: RunningService;
 let store: EventStore;
 const ps = new PsClient(() => service);
@@ -29,47 +27,19 @@ const ps = new PsClient(() => service);
 // terminate stops waiting as soon as every live token has a first answer.
 const REVOCATION = { wait_ms: 5_000, max_attempts: 3, initial_delay_ms: 100, max_delay_ms: 300, timeout_ms: 1_000, lease_ms: 3_000, per_resource_per_second: 1_000, concurrency: 8 };
 beforeAll(async () => {
-  await resource.start('ok');
-  dataDir = mkdtempSync(join(tmpdir(), 'ps-tokens-'));
-  const configFile = join(dataDir, 'person-server.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify(
-      configWithResource(resource.endpoint, { revocation: REVOCATION }),
-    ),
-  );
-  ({ service } = await startPersonServer(dataDir, { CONFIG_FILE: configFile }));
-  store = service.app.get<EventStore>(EVENT_STORE);
+  server = await startWithFakeResource(resource, 'tokens', { revocation: REVOCATION });
+  ({ service, store } = server);
 });
 
-afterAll(async () => {
-  await service.stop('tests finished');
-  await resource.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => server.stop());
 
 async function jktOf(key: TestKey): Promise<string> {
   return calculateJwkThumbprint(key.publicJwk, 'sha256');
 }
 
-/** `POST /token` signed by `agent` (its Agent Token may carry extra claims, e.g. `parent_agent`). */
-async function tokenRequest(agent: Agent, body: unknown, options: { rawBody?: string; tokenClaims?: Record<string, unknown> } = {}): Promise<Reply> {
-  const now = Math.floor(Date.now() / 1000);
-  const request = await agentRequest({
-    agentKey: agent.key,
-    signedUrl: testBaseUrl,
-    path: '/token',
-    created: now - Math.floor(Math.random() * 30),
-    tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...options.tokenClaims },
-    body: options.rawBody ?? JSON.stringify(body),
-  });
-  return ps.send(request);
-}
-
-async function authToken(agent: Agent, s256: string, extra: Record<string, unknown> = {}): Promise<Reply> {
-  const rt = await resourceToken({ agent: agent.id, agentJkt: await jktOf(agent.key), missionS256: s256, audience: testBaseUrl, scope: 'files.read' });
-  return tokenRequest(agent, { resource_token: rt, ...extra });
-}
+const tokenRequest = (agent: Agent, body: unknown, options: { rawBody?: string; tokenClaims?: Record<string, unknown> } = {}): Promise<Reply> =>
+  tokenRequestAs(ps, agent, body, options);
+const authToken = (agent: Agent, s256: string, extra: Record<string, unknown> = {}): Promise<Reply> => authTokenAs(ps, agent, s256, extra);
 
 async function terminate(s256: string, reason = 'revoked', key = alice): Promise<Reply> {
   return ps.asPrincipal(key, { body: { operation: 'terminate', mission_s256: s256, reason, request_id: requestId(), ...(key === ops ? { purpose: 'test' } : {}) } });
@@ -82,15 +52,6 @@ async function psJwks(): Promise<ReturnType<typeof createLocalJWKSet>> {
 /** A syntactically valid Mission Reference that no mission has. */
 function absentReference(label: string): string {
   return createHash('sha256').update(`absent ${label} ${Date.now()} ${Math.random()}`).digest('base64url');
-}
-
-/** The header set of a reply with the per-response values (Date, X-Request-Id) blanked (spec 5.9: same header set). */
-function headersExceptDateAndRequestId(reply: Reply): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...reply.headers };
-  expect(Object.keys(copy)).toEqual(expect.arrayContaining(['date', 'x-request-id']));
-  delete copy['date'];
-  copy['x-request-id'] = '<per request>';
-  return copy;
 }
 
 /** The mission_probe events appended to security-audit after `before` (appends run in the background: flushed first). */
