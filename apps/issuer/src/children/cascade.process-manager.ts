@@ -18,8 +18,10 @@ import { terminalTransition } from './terminal-transition.js';
 
 export const CASCADE_ACTOR = { id: 'issuer:cascade', role: 'system' } as const;
 export const DEFAULT_CASCADE_PARALLELISM = 128;
-/** Children read and decided between two turns of the event loop. */
+/** Children read and decided between two turns of the event loop (fewer when they are large, see YIELD_AFTER_MS). */
 const YIELD_EVERY = 16;
+/** A turn is given after this long even within YIELD_EVERY children: a parent with 99 children takes ≈ 2.5 ms to fold. */
+const YIELD_AFTER_MS = 8;
 /** Cascaded children whose open children are remembered for their own work item (see OpenChildrenMemo). */
 const MEMO_CAPACITY = 4_096;
 /** Children cascading their own children at once in this process (see continueWith). */
@@ -83,10 +85,17 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
       const context: CommandContext = { ...ids, actor: CASCADE_ACTOR, now };
       const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
-      for (const [index, childId] of open.slice(start, start + parallelism).entries()) {
+      let sinceTurn = 0;
+      let turnAt = performance.now();
+      for (const childId of open.slice(start, start + parallelism)) {
         // Reads resolve as microtasks: without a macrotask turn now and then, all running work items'
         // batches would run back to back and keep HTTP requests waiting (event-loop delay).
-        if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resume) => setImmediate(resume));
+        if (sinceTurn >= YIELD_EVERY || (sinceTurn > 0 && performance.now() - turnAt >= YIELD_AFTER_MS)) {
+          await new Promise((resume) => setImmediate(resume));
+          sinceTurn = 0;
+          turnAt = performance.now();
+        }
+        sinceTurn += 1;
         const stream = missionStreamName(childId);
         const current = await aggregateStream(store, stream, missionDecider);
         if (!missionExists(current.state)) {
