@@ -150,6 +150,17 @@ export class TokenService {
     return client.grant_types.includes('refresh_token');
   }
 
+  /**
+   * Spec 3.3 `status_required`: this issuer cannot know that every audience of a child's tokens checks parent
+   * state, so it compensates with short child-token lifetimes — no longer than the status freshness window
+   * (`mission_max_stale_seconds`) — for a mission with that mode anywhere in its lineage.
+   */
+  private accessTokenTtlSeconds(lineage: readonly Mission[]): number {
+    const ttl = this.config.access_token_ttl_seconds;
+    const statusRequired = lineage.some((node) => node.parent?.cascade_mode === 'status_required');
+    return statusRequired ? Math.max(1, Math.min(ttl, this.config.mission_max_stale_seconds)) : ttl;
+  }
+
   // RFC 9068 + DESIGN 2.3: at+jwt, cnf.jkt, mission claim, exp ≤ mission expires_at; spec 2.3 rule 3: a child's claim carries `parent`.
   private async tokens(client: ClientRegistration, derivable: Derivable, jkt: string, refreshToken: string | undefined): Promise<TokenResponse> {
     const issuer = this.oauth.issuer;
@@ -162,7 +173,7 @@ export class TokenService {
           issuer, subject: subjectOf(root), audience: audienceOf(mission.authoritySet), clientId: client.client_id, jkt,
           authorizationDetails: authorizationDetailsOf(mission.authoritySet),
           mission: { id: mission.missionId, issuer, authority_hash: mission.authorityHash, ...(mission.parent ? { parent: mission.parent } : {}) },
-          missionExpiresAt: mission.expiresAt, issuedAt: this.clock.now(), ttlSeconds: this.config.access_token_ttl_seconds,
+          missionExpiresAt: mission.expiresAt, issuedAt: this.clock.now(), ttlSeconds: this.accessTokenTtlSeconds([mission, ...ancestors]),
         },
         this.keys,
       ),

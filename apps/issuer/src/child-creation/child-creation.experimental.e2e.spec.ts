@@ -137,3 +137,35 @@ describe('experimental cascade modes only where the deployment enables them (spe
     expect((await errorOf(await refresh(), 400, 'invalid_grant'))['mission_error']).toBe('mission_cascaded');
   });
 });
+
+describe('status_required compensation (spec 3.3: the issuer cannot know every audience checks parent state)', () => {
+  let dir: string;
+  let issuer: RunningService;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'issuer-status-required-'));
+    const config = JSON.parse(readFileSync(demoConfigFile, 'utf8')) as Record<string, unknown> & { child_missions: Record<string, unknown> };
+    config.child_missions['experimental_cascade_modes'] = ['status_required'];
+    config['access_token_ttl_seconds'] = 300;
+    config['mission_max_stale_seconds'] = 45;
+    const configFile = join(dir, 'issuer.json');
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    ({ service: issuer } = await startIssuer(join(dir, 'data'), { CONFIG_FILE: configFile }));
+  });
+  afterAll(async () => {
+    await issuer?.stop('tests finished');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('spec 3.3 status_required: child tokens live no longer than the status freshness window (45 s), on redemption and refresh; the root keeps the configured 300 s', async () => {
+    const root = await obtainRootMission(issuer.listenUrl, { details: ROOT_DETAILS });
+    expect(root.tokens.expires_in).toBeGreaterThan(250);
+    const child = await obtainChildMission(issuer.listenUrl, root, 'demo-subagent', { details: LEAF_DETAILS, overrides: { cascade_mode: 'status_required' } });
+    expect(child.tokens.parent).toMatchObject({ cascade_mode: 'status_required' });
+    expect(child.tokens.expires_in).toBeLessThanOrEqual(45);
+    const jwks = createRemoteJWKSet(new URL(`${issuer.listenUrl}/jwks`));
+    const { payload } = await jwtVerify(child.tokens.access_token, jwks, { issuer: testBaseUrl, typ: 'at+jwt' });
+    expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(45);
+    const refreshed = (await (await refreshTokens(issuer.listenUrl, child)).json()) as IssuedTokens;
+    expect(refreshed.expires_in).toBeLessThanOrEqual(45);
+  });
+});
