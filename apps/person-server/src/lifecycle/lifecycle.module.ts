@@ -7,6 +7,7 @@ import { blobDeletionManager } from './blob-deletion.process-manager.js';
 import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
 import { MissionBlobDeletion } from './mission-blob-deletion.service.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
 
 /** How often the lifecycle runners look for due work (ms): an expiry is recorded at most about this late. */
 export const DEFAULT_LIFECYCLE_POLL_MS = 250;
@@ -26,12 +27,13 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
     @Inject(CLOCK) clock: Clock,
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
+    ledger: TokenLedger,
     @Optional() @Inject(LIFECYCLE_POLL_MS) pollMs?: number,
   ) {
     const log = logger.child({ component: 'lifecycle' });
     const now = (): Date => clock.now();
     const options = { clock: now, logger: log, pollMs: pollMs ?? DEFAULT_LIFECYCLE_POLL_MS };
-    this.runners = [new ProcessManagerRunner(store, missionExpiryManager(store, now), options), new ProcessManagerRunner(store, blobDeletionManager(store), options)];
+    this.runners = [new ProcessManagerRunner(store, missionExpiryManager(store, now, ledger), options), new ProcessManagerRunner(store, blobDeletionManager(store), options)];
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { handleCommand, type ProcessManager } from '@mission/es-kit';
 import { MISSION_STREAM_CATEGORY, missionDecider, missionExists, missionStreamName, PS_SCHEDULER, type MissionApprovedData } from '@mission/ps-domain';
-import { readTrackedTokens } from './tracked-tokens.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
 
 /**
  * Options of every append to `psmission-<s256>` (the same as MissionManagement's MISSION_STREAM_OPTIONS):
@@ -27,8 +27,9 @@ export class ExpiryNotYetDueError extends Error {
  * revision, so the first committed transition wins (spec 3 rule 2): a terminate that committed first
  * leaves nothing to record, and a second run decides nothing (idempotent). The work is durable
  * (`pm_ps_mission_expiry-<s256>`), so a restart before the due time still records the expiry.
+ * `ledger` is the app's TokenLedger (its cached fold of `pstokens-<s256>`), read for the token-impact summary.
  */
-export function missionExpiryManager(store: EventStore, clock: () => Date): ProcessManager {
+export function missionExpiryManager(store: EventStore, clock: () => Date, ledger: Pick<TokenLedger, 'state'> = new TokenLedger(store)): ProcessManager {
   return {
     name: 'ps_mission_expiry',
     triggers: [MISSION_STREAM_CATEGORY],
@@ -42,7 +43,7 @@ export function missionExpiryManager(store: EventStore, clock: () => Date): Proc
       const s256 = String(work.payload['mission_s256']);
       const now = clock();
       // Spec 2.8: the expiry records the token-impact summary of the mission's tracked tokens.
-      const trackedTokens = await readTrackedTokens(store, s256);
+      const trackedTokens = await ledger.state(s256);
       const result = await handleCommand(
         store,
         missionStreamName(s256),

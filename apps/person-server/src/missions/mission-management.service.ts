@@ -163,9 +163,8 @@ export class MissionManagement {
   private async refuseTerminated(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<void> {
     const s256 = proposal.approval.s256;
     const now = this.clock.now();
-    const due = proposal.approval.expiresAt !== undefined && proposal.approval.expiresAt.getTime() <= now.getTime();
     // Spec 2.8: a due expiry recorded here carries the token-impact summary.
-    const trackedTokens = due ? await this.ledger.state(s256) : undefined;
+    const trackedTokens = expiryDue(proposal.approval, now) ? await this.ledger.state(s256) : undefined;
     const { state } = await this.missionLog.execute(s256, { type: 'applyExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, this.context(caller, now, `poll-expiry:${s256}`));
     if (missionExists(state) && state.status === 'terminated') throw new MissionTerminatedError(state.termination.reason);
   }
