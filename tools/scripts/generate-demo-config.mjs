@@ -89,6 +89,16 @@ const issuerConfig = {
       permissions: ['lifecycle', 'status', 'introspection'],
     },
     {
+      // Issue 11: a third agent, so a grandchild's actor is neither its parent's nor its grandparent's client.
+      client_id: 'demo-worker',
+      jwks: { keys: [keyFor('issuer-client-demo-worker', 'EdDSA').publicJwk] },
+      sub_profile: 'ai_agent',
+      redirect_uris: [],
+      grant_types: ['refresh_token', 'urn:ietf:params:oauth:grant-type:mission-child-creation'],
+      approval_policy: 'auto',
+      permissions: ['lifecycle', 'status', 'introspection'],
+    },
+    {
       client_id: 'demo-admin',
       jwks: { keys: [keyFor('issuer-client-demo-admin', 'ES256').publicJwk] },
       sub_profile: 'operator',

@@ -10,4 +10,5 @@ export {
   ProcessManagerRunner, backoffDelayMs,
   type ProcessManager, type ProcessManagerRunnerOptions, type RetryPolicy, type ScheduledWork, type WorkItem,
 } from './process-manager-runner.js';
+export { KeyedMutex } from './keyed-mutex.js';
 export { workItemDecider, WorkClaimLostError, WorkNotClaimableError, type WorkCommand, type WorkEvent, type WorkState } from './work-item.decider.js';

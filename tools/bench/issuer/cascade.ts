@@ -15,7 +15,7 @@
  * Times are the store's commit times (`RecordedEvent.created`) and this process's wall clock.
  */
 import 'reflect-metadata';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -46,6 +46,8 @@ const MISSION_PROCESS_MANAGERS = ['mission_cascade', 'child_slot_release', 'chil
 const CASCADE_TIMEOUT_MS = 300_000;
 const CHILD_ACTOR = 'demo-subagent';
 const ALL_CHECKS = ['parent_match', 'parent_active', 'delegation_permitted', 'child_actor', 'strict_subset', 'fanout', 'policy', 'commit'];
+/** The seeded children's parent grant key (spec 2.5 rule 8): the seeded redemptions use another key. */
+const SEEDED_PARENT_JKT = createHash('sha256').update('bench seeded parent key').digest('base64url');
 
 export interface CascadeBenchOptions {
   readonly repositoryRoot: string;
@@ -316,17 +318,19 @@ class TreeBench {
       };
       await decideAndAppend(this.store, parentStream, missionDecider, parent, {
         type: 'attachChild', childMissionId: childId, childClientId: CHILD_ACTOR, parentEntryIndexes: [0], actor, now, grantId, grantExpiresAt, cascadeMode: 'immediate', evidence,
+        child: { authoritySet, expiresAt: state.expiresAt, intentResources: state.intent.resources },
       }, context, { hashChain: true });
       parent = await this.catchUp(parentStream, parent);
       await handleCommand(this.store, missionStreamName(childId), missionDecider, {
         type: 'create', missionId: childId, issuer: this.issuer, clientId: CHILD_ACTOR, authoritySet, authorityHash: childHash,
-        intent: { goal: 'benchmark child', resources: ['https://erp.example.com'], expires_at: expiresAt }, expiresAt: state.expiresAt,
+        intent: { goal: 'benchmark child', resources: [...state.intent.resources], expires_at: expiresAt }, expiresAt: state.expiresAt,
+        parentBounds: { expiresAt: state.expiresAt, intentResources: state.intent.resources },
         approvedBy: { id: 'policy:parent_authority', role: 'policy' }, now,
         parent: { id: parentId, issuer: this.issuer, authority_hash: state.authorityHash, depth, delegation_id: evidenceId, cascade_mode: 'immediate', created_at: now.toISOString() },
         child: { actor: { sub: CHILD_ACTOR }, fanout: evidence.fanout! },
       }, context, { hashChain: true });
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
-        type: 'issueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, expiresAt: grantExpiresAt, now,
+        type: 'issueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, lineageJkts: [SEEDED_PARENT_JKT], expiresAt: grantExpiresAt, now,
       }, context);
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
         type: 'redeemChildGrant', grantHash, clientId: CHILD_ACTOR, dpopJkt: this.seededKey.jkt, refreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, randomBytes(32))), now,

@@ -15,6 +15,7 @@ import { existingAncestors, MissionLineage } from '../missions/mission-lineage.j
 import { reportedState } from '../missions/lineage-report.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
+import { refuseLineageKeyAtRedemption } from '../child-creation/child-redemption-key.js';
 import { asProtocolErrors } from './domain-errors.js';
 import { audienceOf, authorizationDetailsOf, grantIdOf, subjectOf } from './token-steps.js';
 
@@ -99,6 +100,7 @@ export class TokenService {
     let mission: Derivable | undefined;
     if (grant.status === 'code_issued' && grant.kind === 'child_creation' && !grant.codeRedeemed && grant.codeHash === grantHash && grant.clientId === client.client_id) {
       mission = await this.derivableMission(grant.missionId);
+      await refuseLineageKeyAtRedemption(this.store, grant, mission.mission, client.client_id, proof.jkt, this.clock.now());
     }
     const refreshToken = this.mayRefresh(client) ? grantTokenFromBytes(grantId, randomBytes(32)) : undefined;
     const redeemed = await this.decide(grantId, client, {

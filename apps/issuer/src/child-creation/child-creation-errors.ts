@@ -25,7 +25,7 @@ export function childDenialProtocolError(reason: ChildDenialReason, message: str
 
 /** RFC 6749 §4.1.2.1 `temporarily_unavailable`: the parent stream stayed contended through every retry. */
 export class TemporarilyUnavailableError extends ProtocolError {
-  constructor(description: string) {
-    super(503, 'temporarily_unavailable', description, { headers: { 'Retry-After': '1' } });
+  constructor(description: string, options: { readonly cause?: unknown } = {}) {
+    super(503, 'temporarily_unavailable', description, { headers: { 'Retry-After': '1' }, ...options });
   }
 }

@@ -304,7 +304,7 @@ describe('generations (spec 2.3 rule 2, 2.4 max_child_depth, 3.2 rule 5)', () =>
   it('a child creates a grandchild (parent.depth 2); an entry at the depth limit carries no children; a suspended root stops derivation two generations down', async () => {
     const root = await rootMission();
     const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS });
-    const grandchild = await obtainChildMission(service.listenUrl, child, 'demo-agent', { details: LEAF_DETAILS });
+    const grandchild = await obtainChildMission(service.listenUrl, child, 'demo-worker', { details: LEAF_DETAILS });
     expect(grandchild.tokens.parent).toMatchObject({ id: child.tokens.mission_id, depth: 2 });
     // The grandchild's entry carries no children: it cannot delegate further.
     await errorOf(await requestChild(service.listenUrl, grandchild, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'delegation_not_permitted');

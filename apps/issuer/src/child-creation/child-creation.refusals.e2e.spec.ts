@@ -55,27 +55,27 @@ const lifecycle = (root: MissionHolder, operation: string) =>
 async function lineageWithPendingRedemptions(): Promise<{ root: MissionHolder; underRoot: string; underChild: string }> {
   const root = await obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });
   const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS });
-  return { root, underRoot: await unredeemed(root, 'demo-subagent'), underChild: await unredeemed(child, 'demo-agent') };
+  return { root, underRoot: await unredeemed(root, 'demo-subagent'), underChild: await unredeemed(child, 'demo-worker') };
 }
 
 describe('child redemption under a non-active ancestor (spec 3.2 rule 5, 4.2, DESIGN 2.4)', () => {
   it('spec 3.2 rule 5, 4.2, DESIGN 2.4: redemption is refused (mission_suspended) while the parent or any ancestor is suspended; the grant is untouched and redeems after resume', async () => {
     const { root, underRoot, underChild } = await lineageWithPendingRedemptions();
     expect((await lifecycle(root, 'suspend')).status).toBe(200);
-    for (const [clientId, requestUri] of [['demo-subagent', underRoot], ['demo-agent', underChild]] as const) {
+    for (const [clientId, requestUri] of [['demo-subagent', underRoot], ['demo-worker', underChild]] as const) {
       const refused = await errorOf(await redeemChild(service.listenUrl, clientId, requestUri, await DpopKey.generate()), 400, 'invalid_grant');
       expect(refused['mission_error']).toBe('mission_suspended');
     }
     // The refusal came from the lineage alone: nothing was consumed, so both redeem once the root resumes.
     expect((await lifecycle(root, 'resume')).status).toBe(200);
     expect((await redeemChild(service.listenUrl, 'demo-subagent', underRoot, await DpopKey.generate())).status).toBe(200);
-    expect((await redeemChild(service.listenUrl, 'demo-agent', underChild, await DpopKey.generate())).status).toBe(200);
+    expect((await redeemChild(service.listenUrl, 'demo-worker', underChild, await DpopKey.generate())).status).toBe(200);
   });
 
   it('spec 3.2 rule 5, 4.2, DESIGN 2.4: redemption is refused (mission_cascaded) once the parent or any ancestor is revoked', async () => {
     const { root, underRoot, underChild } = await lineageWithPendingRedemptions();
     expect((await lifecycle(root, 'revoke')).status).toBe(200);
-    for (const [clientId, requestUri] of [['demo-subagent', underRoot], ['demo-agent', underChild]] as const) {
+    for (const [clientId, requestUri] of [['demo-subagent', underRoot], ['demo-worker', underChild]] as const) {
       const refused = await errorOf(await redeemChild(service.listenUrl, clientId, requestUri, await DpopKey.generate()), 400, 'invalid_grant');
       expect(refused['mission_error']).toBe('mission_cascaded');
     }

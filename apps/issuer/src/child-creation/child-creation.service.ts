@@ -1,52 +1,50 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
-import { aggregateStream, decideAndAppend, handleCommand, metadataFor, type AggregateState, type CommandContext } from '@mission/es-kit';
+import { aggregateStream, decideAndAppend, handleCommand, KeyedMutex, type AggregateState, type CommandContext } from '@mission/es-kit';
 import {
-  activeChildCount, authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
+  authorityHash, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   delegationIdFromBytes, missionDecider, missionExists, missionIdFromBytes, missionStreamName, requireChildActorAllowed, requireCreationPolicy,
-  requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
-  type Actor, type AttenuationRecord, type AuthoritySet, type CascadeMode, type ChildActor, type ChildCreationDeniedData, type ChildCreationPolicyRule,
-  type ChildEvidence, type FanOutRecord, type Mission, type MissionIntent, type MissionState, type ParentLink, type RegisteredActor,
+  requireDelegableParent, requireDistinctChildActor, requireIntentWithinParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
+  type Actor, type ChildActor, type ChildCreationPolicyRule, type MissionState, type ParentLink, type RegisteredActor,
 } from '@mission/issuer-domain';
-import { assertDpopBinding, InvalidGrantError, type Clock, type VerifiedDpopProof } from '@mission/issuer-oauth';
+import { assertDpopBinding, InvalidGrantError, type Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG } from '@mission/platform';
 import { ClientRegistry } from '../clients/client-registry.js';
-import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
+import type { IssuerConfig } from '../config/issuer-config.js';
 import { MissionLineage } from '../missions/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { asProtocolErrors } from '../authorization/domain-errors.js';
 import { childDenialOf, childDenialProtocolError, TemporarilyUnavailableError } from './child-creation-errors.js';
+import type { ChildCreated, ChildCreationRequest } from './child-creation-request.js';
 import { childRequestUri, parentGrantIdOf } from './child-creation-steps.js';
+import { createdEvidence, deniedEvidence, type CreatedOutcome, type CreationCheck, type EvidenceIds } from './child-evidence.records.js';
+import { appendDeniedEvidence } from './child-evidence.writer.js';
+
+export type { ChildCreated, ChildCreationRequest } from './child-creation-request.js';
 
 const CHILD_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:mission-child-creation';
-/** Conflicts on the parent stream mean another creation or transition committed; each retry re-runs steps 3–10. */
-const MAX_COMMIT_ATTEMPTS = 25;
-
-/** What the PAR controller parsed (syntax only) from a Child Mission creation request. */
-export interface ChildCreationRequest {
-  readonly client: ClientRegistration;
-  readonly claimedParent: string;
-  readonly parentToken: string;
-  readonly childActor: ChildActor;
-  readonly intent: MissionIntent;
-  readonly authoritySet: AuthoritySet;
-  readonly cascadeMode: CascadeMode;
-  /** The DPoP proof of the parent grant's key, with `ath` over parent_token (DESIGN 2.2, 2.4). */
-  readonly proof: VerifiedDpopProof;
-}
-
-export interface ChildCreated {
-  readonly requestUri: string;
-  readonly expiresIn: number;
-  readonly childMissionId: string;
-}
+/**
+ * Within one replica creations under a parent are serialized, so a conflict on the parent's stream means another
+ * replica or a lifecycle transition committed. Each retry re-runs steps 3–10 after an equal-jitter back-off; the
+ * budget is generous, because giving up answers an honest request with 503.
+ */
+const MAX_COMMIT_ATTEMPTS = 40;
+const BACKOFF_BASE_MS = 2;
+const BACKOFF_CAP_MS = 250;
 
 /** Test hook: runs between the checks (steps 3–9) and the commit (step 10), to stage races. */
 export type BeforeCommitHook = (parentMissionId: string) => Promise<void>;
-export const BEFORE_CHILD_COMMIT = Symbol('BEFORE_CHILD_COMMIT');
+
+/** The parent resolved from `parent_token` (step 2), with the keys the child may never use (spec 2.5 rule 8). */
+interface ResolvedParent {
+  readonly missionId: string;
+  /** The parent grant's key and every ancestor grant's key. */
+  readonly lineageJkts: readonly string[];
+}
 
 /**
  * Spec 4.1 Child Mission creation, steps 2–11 (step 1, client authentication, is the controller's).
@@ -54,10 +52,14 @@ export const BEFORE_CHILD_COMMIT = Symbol('BEFORE_CHILD_COMMIT');
  * step 10 appends `ChildMissionAttached` to the parent's stream at exactly that revision (DESIGN 2.4
  * "Serialization"), then creates the child and its creation grant; step 11's `created` evidence is in
  * the attachment event. Every refusal after the parent is resolved leaves a `denied` evidence record.
+ *
+ * Spec 2.4 rule 3 and liveness: creations under one parent run one at a time in this replica (one writer per
+ * parent stream), so a burst of honest creations queues instead of exhausting its retries on each other.
  */
 @Injectable()
 export class ChildCreations {
   private readonly policies: ReadonlyMap<string, ChildCreationPolicyRule>;
+  private readonly parentWriters = new KeyedMutex();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -75,40 +77,49 @@ export class ChildCreations {
   beforeCommit: BeforeCommitHook | undefined;
 
   async create(request: ChildCreationRequest): Promise<ChildCreated> {
-    const parentMissionId = await this.resolveParent(request);
-    const evidenceId = delegationIdFromBytes(randomBytes(16));
-    const childMissionId = missionIdFromBytes(randomBytes(16));
+    const parent = await this.resolveParent(request);
+    return this.parentWriters.run(parent.missionId, () => this.createUnder(parent, request));
+  }
+
+  private async createUnder(parent: ResolvedParent, request: ChildCreationRequest): Promise<ChildCreated> {
+    const ids: EvidenceIds = { evidenceId: delegationIdFromBytes(randomBytes(16)), childMissionId: missionIdFromBytes(randomBytes(16)) };
     const grantId = grantIdFromBytes(randomBytes(16));
     const grantToken = grantTokenFromBytes(grantId, randomBytes(32));
     const actor: Actor = { id: request.client.client_id, role: 'client' };
 
     for (let attempt = 1; ; attempt++) {
       const now = this.clock.now();
-      const read = await this.lineage.load(parentMissionId);
-      let outcome: Checked;
+      const read = await this.lineage.load(parent.missionId);
+      const checksRun: CreationCheck[] = [];
+      let outcome: CreatedOutcome;
       try {
-        outcome = await this.check(request, read, now);
+        outcome = await this.check(request, read, now, checksRun);
       } catch (error) {
-        throw await this.denied(error, request, read.state, { parentMissionId, evidenceId, childMissionId }, now);
+        throw await this.denied(error, request, read.state, ids, checksRun, now);
       }
-      await this.beforeCommit?.(parentMissionId);
-      const evidence = this.createdEvidence(request, outcome, evidenceId, childMissionId, now);
+      await this.beforeCommit?.(parent.missionId);
+      const evidence = createdEvidence(this.oauth.issuer, request, outcome, ids, now);
       const grantExpiresAt = new Date(now.getTime() + this.config.child_missions.creation_grant_ttl_seconds * 1000);
-      const context = this.context(actor, `par:child:${evidenceId}`, now);
+      const context = this.context(actor, `par:child:${ids.evidenceId}`, now);
       try {
-        // Step 10 (DESIGN 2.4): the commit point, at the parent revision steps 4 and 8 were decided on.
-        await decideAndAppend(this.store, missionStreamName(parentMissionId), missionDecider, read, {
-          type: 'attachChild', childMissionId, childClientId: request.childActor.sub, parentEntryIndexes: outcome.justifiedBy, actor, now,
+        // Step 10 (DESIGN 2.4): the commit point, at the parent revision steps 4 and 8 were decided on. The
+        // decider re-checks over the parent's real state: active, fan-out, strict subset, expiry, resources.
+        await decideAndAppend(this.store, missionStreamName(parent.missionId), missionDecider, read, {
+          type: 'attachChild', childMissionId: ids.childMissionId, childClientId: request.childActor.sub, parentEntryIndexes: outcome.justifiedBy, actor, now,
+          child: { authoritySet: request.authoritySet, expiresAt: outcome.expiresAt, intentResources: request.intent.resources },
           grantId, grantExpiresAt, cascadeMode: request.cascadeMode, evidence,
         }, context, { hashChain: true });
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError && attempt < MAX_COMMIT_ATTEMPTS) continue;
+        if (error instanceof WrongExpectedRevisionError && attempt < MAX_COMMIT_ATTEMPTS) {
+          await sleep(equalJitterMs(attempt));
+          continue;
+        }
         if (error instanceof WrongExpectedRevisionError) throw new TemporarilyUnavailableError('the parent mission is busy; retry the request');
-        throw await this.denied(error, request, read.state, { parentMissionId, evidenceId, childMissionId }, now);
+        throw await this.denied(error, request, read.state, ids, [...checksRun, 'commit'], now);
       }
-      await this.commitChild(request, outcome, { childMissionId, grantId, grantToken, grantExpiresAt, evidenceId, now, context });
-      this.logger.info({ parent_mission_id: parentMissionId, mission_id: childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
-      return { requestUri: childRequestUri(grantToken), expiresIn: this.config.child_missions.creation_grant_ttl_seconds, childMissionId };
+      await this.commitChild(request, outcome, parent, { ...ids, grantId, grantToken, grantExpiresAt, now, context });
+      this.logger.info({ parent_mission_id: parent.missionId, mission_id: ids.childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
+      return { requestUri: childRequestUri(grantToken), expiresIn: this.config.child_missions.creation_grant_ttl_seconds, childMissionId: ids.childMissionId };
     }
   }
 
@@ -117,7 +128,7 @@ export class ChildCreations {
    * belongs to — its current refresh token, held by this client, presented with a proof of its bound key.
    * Failures here resolve no parent, so no evidence is filed under one (decision 0009); they are logged.
    */
-  private async resolveParent(request: ChildCreationRequest): Promise<string> {
+  private async resolveParent(request: ChildCreationRequest): Promise<ResolvedParent> {
     try {
       const grantId = parentGrantIdOf(request.parentToken);
       const { state: grant } = await aggregateStream(this.store, grantStreamName(grantId), grantDecider);
@@ -125,28 +136,36 @@ export class ChildCreations {
       if (!current || grant.status !== 'active') throw new InvalidGrantError('parent_token is not a current refresh token of this issuer');
       if (grant.clientId !== request.client.client_id) throw new InvalidGrantError('parent_token was issued to another client');
       assertDpopBinding(request.proof, grant.jkt!, 'parent_token');
-      return grant.missionId;
+      return { missionId: grant.missionId, lineageJkts: [grant.jkt!, ...(grant.lineageJkts ?? [])] };
     } catch (error) {
       this.logger.warn({ client_id: request.client.client_id, reason: error instanceof Error ? error.message : 'unknown' }, 'child mission creation: parent_token did not resolve a parent');
       throw error;
     }
   }
 
-  /** Spec 4.1 steps 3–9 in order, over the parent state read for this attempt. */
-  private async check(request: ChildCreationRequest, read: AggregateState<MissionState>, now: Date): Promise<Checked> {
+  /** Spec 4.1 steps 3–9 in order, over the parent state read for this attempt; `ran` records each check as it starts. */
+  private async check(request: ChildCreationRequest, read: AggregateState<MissionState>, now: Date, ran: CreationCheck[]): Promise<CreatedOutcome> {
     const parent = read.state;
     if (!missionExists(parent)) throw new InvalidGrantError('the parent grant has no mission');
+    ran.push('parent_match');
     requireParentMatch(parent.missionId, request.claimedParent);
+    ran.push('parent_active');
     const ancestors = await this.lineage.ancestors(parent);
     requireLineageActive([parent, ...ancestors], now);
+    ran.push('delegation_permitted');
     requireDelegableParent(parent);
+    ran.push('child_actor');
+    requireDistinctChildActor([parent, ...ancestors], request.childActor);
     const admitting = requireChildActorAllowed(parent, request.authoritySet, request.childActor, this.registered(request.childActor), this.oauth.issuer);
+    ran.push('strict_subset');
     const justifiedBy = requireStrictSubset(parent, request.authoritySet, admitting);
+    requireIntentWithinParent(parent, request.intent);
     const expiresAt = childExpiry(new Date(request.intent.expires_at), parent.expiresAt);
-    const depth = (parent.parent?.depth ?? 0) + 1;
+    ran.push('fanout');
     const fanout = requireFanOut(parent, justifiedBy);
-    const basis = requireCreationPolicy(parent, justifiedBy, this.policies, { now, childExpiresAt: expiresAt, childDepth: depth });
-    return { parent, justifiedBy, expiresAt, depth, fanout, basis };
+    ran.push('policy');
+    const basis = requireCreationPolicy(parent, justifiedBy, this.policies, { now, childExpiresAt: expiresAt, childDepth: (parent.parent?.depth ?? 0) + 1 });
+    return { parent, justifiedBy, expiresAt, fanout, basis };
   }
 
   /** DESIGN 2.2: the child actor as registered — never what the request claims about it. */
@@ -157,10 +176,10 @@ export class ChildCreations {
   }
 
   /** After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4). */
-  private async commitChild(request: ChildCreationRequest, checked: Checked, ids: CommitIds): Promise<void> {
+  private async commitChild(request: ChildCreationRequest, checked: CreatedOutcome, resolved: ResolvedParent, ids: CommitIds): Promise<void> {
     const issuer = this.oauth.issuer;
     const parent: ParentLink = {
-      id: checked.parent.missionId, issuer, authority_hash: checked.parent.authorityHash, depth: checked.depth,
+      id: checked.parent.missionId, issuer, authority_hash: checked.parent.authorityHash, depth: (checked.parent.parent?.depth ?? 0) + 1,
       delegation_id: ids.evidenceId, cascade_mode: request.cascadeMode, created_at: ids.now.toISOString(),
     };
     const approvedBy: Actor = { id: checked.basis, role: 'policy' };
@@ -169,74 +188,26 @@ export class ChildCreations {
         type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
         authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
         expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
+        parentBounds: { expiresAt: checked.parent.expiresAt, intentResources: checked.parent.intent.resources },
       }, ids.context, { hashChain: true });
       await handleCommand(this.store, grantStreamName(ids.grantId), grantDecider, {
         type: 'issueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,
-        clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), expiresAt: ids.grantExpiresAt, now: ids.now,
+        clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), lineageJkts: resolved.lineageJkts, expiresAt: ids.grantExpiresAt, now: ids.now,
       }, ids.context);
     });
-  }
-
-  private createdEvidence(request: ChildCreationRequest, checked: Checked, evidenceId: string, childMissionId: string, now: Date): ChildEvidence {
-    const issuer = this.oauth.issuer;
-    return {
-      evidence_id: evidenceId,
-      parent: { id: checked.parent.missionId, issuer, authority_hash: checked.parent.authorityHash },
-      child: { id: childMissionId, issuer, authority_hash: authorityHash(issuer, request.authoritySet) },
-      child_actor: request.childActor,
-      requested_by: request.client.client_id,
-      attenuation: {
-        ...this.attenuation(request, ALL_CHECKS, 'strict_subset'),
-        approved_authority: request.authoritySet,
-        justified_by: checked.justifiedBy,
-        approved_expires_at: checked.expiresAt.toISOString(),
-      },
-      fanout: checked.fanout,
-      cascade_mode: request.cascadeMode,
-      decision: 'created',
-      approval_basis: checked.basis,
-      created_at: now.toISOString(),
-    };
   }
 
   /**
    * Spec 2.6, 6 rule 2: a refusal at steps 3–10 is recorded as `denied` evidence on the parent's
    * evidence stream, then answered with its spec 7 error. Anything that is not a denial is rethrown.
    */
-  private async denied(error: unknown, request: ChildCreationRequest, parent: MissionState, ids: DeniedIds, now: Date): Promise<unknown> {
-    const { parentMissionId, evidenceId, childMissionId } = ids;
+  private async denied(error: unknown, request: ChildCreationRequest, parent: MissionState, ids: EvidenceIds, checksRun: readonly CreationCheck[], now: Date): Promise<unknown> {
     const denial = childDenialOf(error);
     if (denial === undefined || !missionExists(parent)) return error;
-    const issuer = this.oauth.issuer;
-    const fanout = fanOutCounters(parent);
-    const evidence: ChildEvidence = {
-      evidence_id: evidenceId,
-      parent: { id: parent.missionId, issuer, authority_hash: parent.authorityHash },
-      // Spec 2.6: `child` is REQUIRED — the identifier this attempt was given (never used by a mission) and the
-      // hash of the requested set, so a refused attempt is as traceable as a created one.
-      child: { id: childMissionId, issuer, authority_hash: authorityHash(issuer, request.authoritySet) },
-      child_actor: request.childActor,
-      requested_by: request.client.client_id,
-      attenuation: { ...this.attenuation(request, CHECKS_BEFORE[denial.reason], denial.reason === 'not_strict_subset' || denial.reason === 'delegation_not_permitted' ? 'not_strict_subset' : 'not_evaluated'), detail: denial.message },
-      ...(fanout.length > 0 ? { fanout } : {}),
-      cascade_mode: request.cascadeMode,
-      decision: 'denied',
-      denial_reason: denial.reason,
-      created_at: now.toISOString(),
-    };
-    const data: ChildCreationDeniedData = { parent_mission_id: parentMissionId, evidence };
-    try {
-      const metadata = metadataFor(this.context({ id: request.client.client_id, role: 'client' }, `par:child:${evidenceId}`, now));
-      await this.store.appendToStream(childEvidenceStreamName(parentMissionId), [{ type: 'ChildCreationDenied', data: data as never, metadata: metadata as never }]);
-    } catch (storeError) {
-      this.logger.error({ err: storeError, parent_mission_id: parentMissionId, denial_reason: denial.reason }, 'could not record denied child evidence');
-    }
-    this.logger.info({ parent_mission_id: parentMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, denial_reason: denial.reason }, 'child mission creation denied');
+    const evidence = deniedEvidence(this.oauth.issuer, request, parent, { ...denial, checksRun }, ids, now);
+    await appendDeniedEvidence(this.store, parent.missionId, evidence, this.context({ id: request.client.client_id, role: 'client' }, `par:child:${ids.evidenceId}`, now));
+    this.logger.info({ parent_mission_id: parent.missionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, denial_reason: denial.reason, refused_by: checksRun[checksRun.length - 1] }, 'child mission creation denied');
     return childDenialProtocolError(denial.reason, denial.message);
-  }
-
-  private attenuation(request: ChildCreationRequest, checks: readonly string[], result: AttenuationRecord['result']): AttenuationRecord {
-    return { result, checks, requested_authority: request.authoritySet, requested_expires_at: request.intent.expires_at };
   }
 
   private context(actor: Actor, causationId: string, now: Date): CommandContext {
@@ -244,55 +215,16 @@ export class ChildCreations {
   }
 }
 
-interface Checked {
-  readonly parent: Mission;
-  readonly justifiedBy: readonly number[];
-  readonly expiresAt: Date;
-  readonly depth: number;
-  readonly fanout: FanOutRecord[];
-  readonly basis: string;
+/** Equal jitter: half the doubled delay fixed, half random, so replicas contending on one parent spread out. */
+function equalJitterMs(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-interface CommitIds {
-  readonly childMissionId: string;
+interface CommitIds extends EvidenceIds {
   readonly grantId: string;
   readonly grantToken: string;
   readonly grantExpiresAt: Date;
-  readonly evidenceId: string;
   readonly now: Date;
   readonly context: CommandContext;
-}
-
-/** The spec 4.1 checks in order, as recorded in evidence (`attenuation.checks`). */
-const ALL_CHECKS = ['parent_match', 'parent_active', 'delegation_permitted', 'child_actor', 'strict_subset', 'fanout', 'policy', 'commit'] as const;
-const upTo = (last: (typeof ALL_CHECKS)[number]): readonly string[] => ALL_CHECKS.slice(0, ALL_CHECKS.indexOf(last) + 1);
-/** The checks that ran up to and including the one that refused, per denial reason. */
-const CHECKS_BEFORE: Readonly<Record<string, readonly string[]>> = {
-  parent_mismatch: upTo('parent_match'),
-  parent_not_active: upTo('parent_active'),
-  delegation_not_permitted: upTo('strict_subset'),
-  child_actor_not_allowed: upTo('child_actor'),
-  not_strict_subset: upTo('strict_subset'),
-  fanout_exceeded: upTo('fanout'),
-  policy_denied: upTo('policy'),
-};
-
-interface DeniedIds {
-  readonly parentMissionId: string;
-  readonly evidenceId: string;
-  /** Allocated for the attempt; a denied attempt never creates a mission under it. */
-  readonly childMissionId: string;
-}
-
-/**
- * Spec 2.6 `fanout` ("REQUIRED when fan-out controls apply") for a refused attempt: the counters of every
- * parent entry that has `max_children`, as they stood when the attempt was refused (this attempt not counted).
- */
-function fanOutCounters(parent: Mission): FanOutRecord[] {
-  const records: FanOutRecord[] = [];
-  parent.authoritySet.forEach((entry, index) => {
-    const max = entry.delegation?.children?.max_children;
-    if (max !== undefined) records.push({ parent_entry: index, active_children: activeChildCount(parent, index), max_children: max });
-  });
-  return records;
 }

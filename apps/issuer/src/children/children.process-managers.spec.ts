@@ -114,6 +114,9 @@ function entrySet(children?: ChildrenPolicy): AuthoritySet {
   ];
 }
 
+/** The parent grant's key, as a creation grant records it (spec 2.5 rule 8); the tests redeem with other keys. */
+const PARENT_GRANT_JKT = 'A'.repeat(43);
+
 interface Node {
   readonly id: string;
   readonly set: AuthoritySet;
@@ -168,7 +171,7 @@ class Missions {
       const now = this.clock.now();
       await handleCommand(this.store(), grantStreamName(node.grantId), grantDecider, {
         type: 'issueChildGrant', grantId: node.grantId, missionId: node.id, parentMissionId: parent.id, clientId: node.clientId,
-        grantHash: grantTokenHash(node.grantToken), expiresAt: new Date(now.getTime() + GRANT_TTL_MS), now,
+        grantHash: grantTokenHash(node.grantToken), lineageJkts: [PARENT_GRANT_JKT], expiresAt: new Date(now.getTime() + GRANT_TTL_MS), now,
       }, this.context());
     }
     return node;
@@ -198,6 +201,7 @@ class Missions {
     return {
       type: 'attachChild', childMissionId: child.id, childClientId: child.clientId, parentEntryIndexes: [0], actor: CLIENT, now,
       grantId: child.grantId, grantExpiresAt: new Date(now.getTime() + GRANT_TTL_MS), cascadeMode: 'immediate', evidence,
+      child: { authoritySet: child.set, expiresAt: EXPIRES_AT, intentResources: ['https://erp.example.com/invoices'] },
     };
   }
 
@@ -207,6 +211,7 @@ class Missions {
       intent: { goal: 'Read one invoice', resources: ['https://erp.example.com/invoices'], expires_at: EXPIRES_AT.toISOString() },
       expiresAt: EXPIRES_AT, approvedBy: CLIENT, now: this.clock.now(),
       parent: { id: parent.id, issuer: ISSUER, authority_hash: parent.hash, depth: child.depth, cascade_mode: 'immediate' },
+      parentBounds: { expiresAt: EXPIRES_AT, intentResources: ['https://erp.example.com/invoices'] },
     });
   }
 

@@ -7,6 +7,7 @@ import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { reportedState } from './lineage-report.js';
+import { mayAccessMission } from './mission-access.js';
 import { MissionLineage } from './mission-lineage.js';
 
 /**
@@ -15,7 +16,8 @@ import { MissionLineage } from './mission-lineage.js';
  * 4.3: a child is `suspended` while an ancestor is suspended, `cascaded` once one is terminal). A token
  * that fails verification answers `{"active": false}` and nothing else (§2.2); a valid token under a
  * mission that is no longer active also reports the mission's state, so a resource server can tell why.
- * The `mission` member of a Child Mission carries its `parent` (spec 2.3).
+ * The `mission` member of a Child Mission carries its `parent` (spec 2.3) only for a caller entitled to the
+ * mission — its client, an ancestor's client, or an administrator (spec 5 rule 7: no cross-audience lineage).
  */
 @Controller()
 export class IntrospectionController {
@@ -47,12 +49,15 @@ export class IntrospectionController {
     if (!isMissionId(claims.mission.id)) return { active: false };
     const state = await this.lineage.mission(claims.mission.id);
     if (!missionExists(state)) return { active: false };
-    const missionState = reportedState(state, await this.lineage.ancestors(state), this.clock.now());
+    const ancestors = await this.lineage.ancestors(state);
+    const missionState = reportedState(state, ancestors, this.clock.now());
+    // Spec 5 rule 7, issue 11 item 8: lineage only for callers entitled to the mission (as Mission Status decides).
+    const showLineage = state.parent !== undefined && mayAccessMission(client, state, ancestors);
     const mission = {
       id: state.missionId,
       issuer: state.issuer,
       authority_hash: state.authorityHash,
-      ...(state.parent ? { parent: parentLinkData(state.parent) } : {}),
+      ...(showLineage ? { parent: parentLinkData(state.parent!) } : {}),
       state: missionState,
     };
     if (missionState !== 'active') return { active: false, mission };

@@ -35,6 +35,14 @@ export async function loadAccessibleMission(
   return { mission, ancestors };
 }
 
+/**
+ * The same entitlement without a permission check, for surfaces that answer everyone with the introspection
+ * permission but show lineage only to those entitled to the mission (spec 5 rule 7).
+ */
+export function mayAccessMission(client: ClientRegistration, mission: Mission, ancestors: readonly MissionState[]): boolean {
+  return client.permissions.includes('admin') || mayAct(client.client_id, mission, ancestors);
+}
+
 /** The client of the mission itself or of one of its (existing) ancestors. */
 function mayAct(clientId: string, mission: Mission, ancestors: readonly MissionState[]): boolean {
   if (mission.clientId === clientId) return true;

@@ -17,6 +17,15 @@ const DELEGABLE: AuthoritySet = parseAuthorizationDetails([
   { type: 'mission_resource_access', resource: 'https://erp.example.com/files', actions: ['files.read'], delegation: { children: {} } },
 ]);
 const LEAF: AuthoritySet = parseAuthorizationDetails([{ type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'] }]);
+/** DELEGABLE's entry 0 one generation down (spec 2.4: max_child_depth reduced by one): a child that may itself delegate. */
+const CHILD_DELEGABLE: AuthoritySet = parseAuthorizationDetails([
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'], delegation: { children: { max_children: 2, max_child_depth: 2 } } },
+]);
+/** Justified by DELEGABLE's entries 0 and 2. */
+const TWO_ENTRY_LEAF: AuthoritySet = parseAuthorizationDetails([
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'] },
+  { type: 'mission_resource_access', resource: 'https://erp.example.com/files', actions: ['files.read'] },
+]);
 
 let counter = 0;
 const newId = (): string => missionIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? ++counter : 9)));
@@ -57,6 +66,8 @@ class Feed {
   /** Attaches on the parent's stream (entries = justifying parent entries) and creates the child naming the parent. */
   child(parentId: string, entries: number[], options: { clientId?: string; set?: AuthoritySet; expiresAt?: Date; create?: boolean } = {}): string {
     const parent = this.mission(parentId);
+    // Spec 1 item 4: a child actor is never its parent's client (a grandchild gets a third agent).
+    options = { ...options, clientId: options.clientId ?? (parent.clientId === 'demo-subagent' ? 'demo-worker' : 'demo-subagent') };
     const id = newId();
     const set = options.set ?? LEAF;
     const evidence: ChildEvidence = {
@@ -67,12 +78,14 @@ class Feed {
     this.run(parentId, {
       type: 'attachChild', childMissionId: id, childClientId: options.clientId ?? 'demo-subagent', parentEntryIndexes: entries, actor, now: T0,
       grantId: grantIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? counter : 3))), grantExpiresAt: new Date(T0.getTime() + 60_000), cascadeMode: 'immediate', evidence,
+      child: { authoritySet: set, expiresAt: options.expiresAt ?? parent.expiresAt, intentResources: [] },
     });
     if (options.create === false) return id;
     this.run(id, {
       type: 'create', missionId: id, issuer: ISSUER, clientId: options.clientId ?? 'demo-subagent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
       intent: { goal: 'Read invoices', resources: [], expires_at: END.toISOString() }, expiresAt: options.expiresAt ?? END, approvedBy: actor, now: T0,
       parent: { id: parentId, issuer: ISSUER, authority_hash: parent.authorityHash, depth: (parent.parent?.depth ?? 0) + 1, cascade_mode: 'immediate', created_at: T0.toISOString() },
+      parentBounds: { expiresAt: parent.expiresAt, intentResources: parent.intent.resources },
     });
     return id;
   }
@@ -109,8 +122,8 @@ describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)'
   it('spec 2.3, 2.4: nodes breadth-first with parent_id, client_id, depth, cascade_mode and per delegable entry fan-out counters', () => {
     const feed = new Feed();
     const root = feed.root();
-    const a = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
-    const b = feed.child(root, [0, 2]);
+    const a = feed.child(root, [0], { set: CHILD_DELEGABLE });
+    const b = feed.child(root, [0, 2], { set: TWO_ENTRY_LEAF });
     const grandchild = feed.child(a, [0], { clientId: 'demo-consent-agent' });
 
     const tree = feed.projection.tree(root, NOW)!;
@@ -132,7 +145,7 @@ describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)'
   it('spec 3.2, 4.3: descendants are reported suspended while an ancestor is suspended and back to active after resume', () => {
     const feed = new Feed();
     const root = feed.root();
-    const child = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
+    const child = feed.child(root, [0], { set: CHILD_DELEGABLE });
     const grandchild = feed.child(child, [0]);
     feed.lifecycle(root, 'suspend');
     expect(feed.states(root)).toEqual({ [root]: 'suspended', [child]: 'suspended', [grandchild]: 'suspended' });
@@ -147,7 +160,7 @@ describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)'
   it('spec 3.2: a terminal ancestor makes every non-terminal descendant cascaded at once; a sibling branch is untouched', () => {
     const feed = new Feed();
     const root = feed.root();
-    const a = feed.child(root, [0], { set: DELEGABLE.slice(0, 1) as AuthoritySet });
+    const a = feed.child(root, [0], { set: CHILD_DELEGABLE });
     const b = feed.child(root, [0]);
     const grandchild = feed.child(a, [0]);
     feed.lifecycle(a, 'revoke');

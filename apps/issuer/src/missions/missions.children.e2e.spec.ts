@@ -83,15 +83,21 @@ async function childMission(parentId: string, options: { clientId?: string; set?
   const { state: parent } = await aggregateStream(store, missionStreamName(parentId), missionDecider);
   if (!missionExists(parent)) throw new Error('no parent');
   const childId = missionIdFromBytes(randomBytes(16));
-  const clientId = options.clientId ?? 'demo-subagent';
-  const set = options.set ?? LEAF_SET;
+  // Spec 1 item 4: a child actor is never its parent's client (a grandchild gets a third agent).
+  const clientId = options.clientId ?? (parent.clientId === 'demo-subagent' ? 'demo-worker' : 'demo-subagent');
   const entries = options.entries ?? [0];
+  // By default each child entry is its justifying parent entry without `delegation` (a strict subset).
+  const set = options.set ?? entries.map((index) => {
+    const { delegation: _delegation, ...entry } = parent.authoritySet[index]!;
+    return entry;
+  });
   const now = options.createdAt ?? new Date();
   const expiresAt = new Date(Math.min(Date.now() + (options.lifetimeMs ?? 1_800_000), parent.expiresAt.getTime()));
   await decide(parentId, {
     type: 'attachChild', childMissionId: childId, childClientId: clientId, parentEntryIndexes: entries, actor: { id: parent.clientId, role: 'client' }, now,
     grantId: grantIdFromBytes(randomBytes(16)), grantExpiresAt: new Date(Date.now() + 3_600_000), cascadeMode: 'immediate',
     evidence: createdEvidence(parentId, parent.authorityHash, childId, set, clientId, now, entries),
+    child: { authoritySet: set, expiresAt, intentResources: ['https://erp.example.com/invoices'].filter((resource) => parent.intent.resources.includes(resource)) },
   }, parent.clientId);
   const link: ParentLink = {
     id: parentId, issuer: testBaseUrl, authority_hash: parent.authorityHash, depth: (parent.parent?.depth ?? 0) + 1,
@@ -99,8 +105,9 @@ async function childMission(parentId: string, options: { clientId?: string; set?
   };
   await decide(childId, {
     type: 'create', missionId: childId, issuer: testBaseUrl, clientId, authoritySet: set, authorityHash: authorityHash(testBaseUrl, set),
-    intent: { goal: 'Read invoices', resources: ['https://erp.example.com/invoices'], expires_at: expiresAt.toISOString() },
+    intent: { goal: 'Read invoices', resources: ['https://erp.example.com/invoices'].filter((resource) => parent.intent.resources.includes(resource)), expires_at: expiresAt.toISOString() },
     expiresAt, approvedBy: { id: 'issuer:child-creation-policy', role: 'policy' }, now: new Date(), parent: link,
+    parentBounds: { expiresAt: parent.expiresAt, intentResources: parent.intent.resources },
   }, clientId);
   return childId;
 }

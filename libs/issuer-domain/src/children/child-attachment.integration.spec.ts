@@ -37,7 +37,7 @@ describe('DESIGN 2.4 "Serialization" with the embedded store: attachments are se
       parentEntryIndexes: [0],
       actor: CLIENT,
       now: T1,
-      ...attachmentExtras(childMissionId(n), n, T1).command,
+      ...attachmentExtras(childMissionId(n), n, T1, PARENT_SET).command,
     });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, n) => handleCommand(env.store, stream, missionDecider, attach(n), context, { hashChain: true, maxAttempts: 100 })),

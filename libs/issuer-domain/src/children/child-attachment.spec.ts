@@ -33,7 +33,7 @@ const attach = (n: number, parentEntryIndexes: number[] = [0], now = T1): Attach
   parentEntryIndexes,
   actor: CLIENT,
   now,
-  ...attachmentExtras(childId(n), n, now).command,
+  ...attachmentExtras(childId(n), n, now, PARENT_SET, parentEntryIndexes).command,
 });
 const attached = (n: number, parentEntryIndexes: number[] = [0], now = T1): ChildMissionAttached => ({
   type: 'ChildMissionAttached',
@@ -44,7 +44,7 @@ const attached = (n: number, parentEntryIndexes: number[] = [0], now = T1): Chil
     parent_entry_indexes: parentEntryIndexes,
     occurred_at: now.toISOString(),
     actor: CLIENT,
-    ...attachmentExtras(childId(n), n, now).data,
+    ...attachmentExtras(childId(n), n, now, PARENT_SET, parentEntryIndexes).data,
   },
 });
 const reachedTerminal = (n: number, state: ChildReachedTerminal['state'] = 'completed'): ChildReachedTerminal => ({ type: 'childReachedTerminal', childMissionId: childId(n), state, now: T2 });

@@ -1,4 +1,5 @@
 import type { AuthoritySet } from '../authority-set/authority-set.js';
+import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import { effectiveState, missionExists, type Mission, type MissionState } from '../mission/mission.state.js';
 import { checkStrictSubset } from '../subset/check-strict-subset.js';
 import { childActorAllowed, claimedProfilesBacked, type ChildActor, type RegisteredActor } from './child-actor.js';
@@ -72,6 +73,20 @@ export function requireChildActorAllowed(parent: Mission, child: AuthoritySet, a
 }
 
 /**
+ * Spec 1 item 4, 2.5 rules 5 and 8, 5 rule 3 (part of step 6): the child actor is a principal other than
+ * the parent's client and every ancestor's — otherwise the parent would hold the child's tokens and the
+ * lineage would be an authority laundering loop. `lineage` is `[parent, grandparent, …, root]`.
+ */
+export function requireDistinctChildActor(lineage: readonly MissionState[], actor: ChildActor): void {
+  for (const [generation, mission] of lineage.entries()) {
+    if (missionExists(mission) && mission.clientId === actor.sub) {
+      const who = generation === 0 ? 'the parent mission' : 'an ancestor of the parent mission';
+      throw new ChildCreationDeniedError('child_actor_not_allowed', `child_actor.sub is the client of ${who}; a child actor must be another client (the parent never holds child tokens)`);
+    }
+  }
+}
+
+/**
  * Spec 4.1 step 7, spec 2.5, DESIGN 2.4: entry-wise strict subset over the parent entries that admit
  * the child actor; returns, per child entry, the justifying parent entry.
  */
@@ -96,6 +111,15 @@ export function requireStrictSubset(parent: Mission, child: AuthoritySet, admitt
     throw new ChildCreationDeniedError(result.reason, result.detail);
   }
   return result.justifications.map((justification) => justification.parentIndex);
+}
+
+/**
+ * Spec 2.5 rule 2 (part of step 7), issue 11 item 9: the child's Mission Intent names only resources the
+ * parent's intent names — a child never widens what its mission is about, even in descriptive fields.
+ */
+export function requireIntentWithinParent(parent: Mission, intent: MissionIntent): void {
+  const index = intent.resources.findIndex((resource) => !parent.intent.resources.includes(resource));
+  if (index >= 0) throw new ChildCreationDeniedError('not_strict_subset', `mission_intent.intent.resources[${index}] is not a resource of the parent mission's intent`);
 }
 
 /**

@@ -36,6 +36,8 @@ export interface AttenuationRecord {
   readonly justified_by?: readonly number[];
   readonly requested_expires_at?: string;
   readonly approved_expires_at?: string;
+  /** Denied records: the check that refused (the last of `checks`; every earlier one passed). */
+  readonly refused_by?: string;
   /** Safe to show: names members, never quotes values. */
   readonly detail?: string;
 }

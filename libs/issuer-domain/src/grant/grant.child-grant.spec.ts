@@ -7,6 +7,7 @@ import { grantDecider, throwIfGrantRefused } from './grant.decider.js';
 import {
   ChildGrantExpiredError,
   ChildGrantReusedError,
+  ChildKeyIsLineageKeyError,
   DpopBindingMismatchError,
   GrantClientMismatchError,
   GrantNotFoundError,
@@ -44,6 +45,7 @@ const issue = (overrides: Partial<IssueChildGrant> = {}): IssueChildGrant => ({
   parentMissionId: OTHER_MISSION_ID,
   clientId: CHILD,
   grantHash: GRANT_HASH,
+  lineageJkts: [PARENT_JKT],
   expiresAt: GRANT_EXPIRES,
   now: T0,
   ...overrides,
@@ -56,6 +58,7 @@ const issued: GrantEvent = {
     parent_mission_id: OTHER_MISSION_ID,
     client_id: CHILD,
     grant_hash: GRANT_HASH,
+    lineage_jkts: [PARENT_JKT],
     expires_at: GRANT_EXPIRES.toISOString(),
     occurred_at: T0.toISOString(),
   },
@@ -127,6 +130,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
         grantId: GRANT_ID,
         missionId: MISSION_ID,
         parentMissionId: OTHER_MISSION_ID,
+        lineageJkts: [PARENT_JKT],
         clientId: CHILD,
         codeHash: GRANT_HASH,
         codeExpiresAt: GRANT_EXPIRES,
@@ -157,6 +161,20 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
   });
 
   describe('redeemChildGrant', () => {
+    it('spec 2.5 rule 8, 5 rules 3–4 (attacker: the child actor presents the parent grant\'s key or a grandparent grant\'s key): refused, nothing recorded, the grant stays redeemable', () => {
+      const GRANDPARENT_JKT = sha256Base64url('grandparent client key');
+      const lineage: GrantEvent = { ...issued, data: { ...(issued.data as object), lineage_jkts: [PARENT_JKT, GRANDPARENT_JKT] } } as GrantEvent;
+      for (const jkt of [PARENT_JKT, GRANDPARENT_JKT]) {
+        expect(() => grantDecider.decide(redeem({ dpopJkt: jkt }), [lineage].reduce(grantDecider.evolve, grantDecider.initialState))).toThrow(ChildKeyIsLineageKeyError);
+      }
+      given(grantDecider, [lineage]).when(redeem({ refreshTokenHash: undefined })).then([redeemed]);
+      expect(new ChildKeyIsLineageKeyError()).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('spec 2.5 rule 8: a creation grant must name at least the parent grant\'s key', () => {
+      expect(() => grantDecider.decide(issue({ lineageJkts: [] }), grantDecider.initialState)).toThrow(/lineageJkts/);
+    });
+
     it('spec 4.2, spec 2.5 rule 8: the named child actor redeems with its own key; the first refresh token is bound to that key', () => {
       const state = given(grantDecider, [issued]).when(redeem()).then([redeemed, rt1Issued]);
       expect(state).toMatchObject({ status: 'active', kind: 'child_creation', codeRedeemed: true, jkt: CHILD_JKT, refreshTokenHash: RT1 });

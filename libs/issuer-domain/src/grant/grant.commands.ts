@@ -64,6 +64,8 @@ export interface IssueChildGrant {
   readonly clientId: string;
   /** grantTokenHash of the grant token inside the `request_uri`. */
   readonly grantHash: string;
+  /** The key thumbprints of the parent grant and every ancestor grant (the parent grant's own `lineageJkts` plus its `jkt`). */
+  readonly lineageJkts: readonly string[];
   readonly expiresAt: Date;
   readonly now: Date;
 }

@@ -10,6 +10,7 @@ import {
   ChildGrantExpiredError,
   ChildGrantNotYetExpiredError,
   ChildGrantReusedError,
+  ChildKeyIsLineageKeyError,
   WrongGrantKindError,
   AuthorizationCodeReusedError,
   DpopBindingMismatchError,
@@ -97,6 +98,7 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         grantId: d.grant_id,
         missionId: d.mission_id,
         parentMissionId: d.parent_mission_id,
+        lineageJkts: d.lineage_jkts ?? [],
         clientId: d.client_id,
         codeHash: d.grant_hash,
         codeExpiresAt: new Date(d.expires_at),
@@ -205,6 +207,10 @@ function decideIssueChildGrant(command: IssueChildGrant, state: GrantState): Gra
   if (!isMissionId(command.parentMissionId) || command.parentMissionId === command.missionId) throw new InvalidCommandError('parentMissionId must be another mission_id');
   assertText(command.clientId, 'clientId', 256);
   assertHash(command.grantHash, 'grantHash');
+  if (!Array.isArray(command.lineageJkts) || command.lineageJkts.length === 0) {
+    throw new InvalidCommandError('lineageJkts must name at least the parent grant\'s key (spec 2.5 rule 8)');
+  }
+  command.lineageJkts.forEach((jkt, index) => assertHash(jkt, `lineageJkts[${index}]`));
   assertDate(command.expiresAt, 'expiresAt');
   if (command.expiresAt.getTime() <= command.now.getTime()) throw new InvalidCommandError('expiresAt must be later than now');
   return [
@@ -216,6 +222,7 @@ function decideIssueChildGrant(command: IssueChildGrant, state: GrantState): Gra
         parent_mission_id: command.parentMissionId,
         client_id: command.clientId,
         grant_hash: command.grantHash,
+        lineage_jkts: [...new Set(command.lineageJkts)],
         expires_at: command.expiresAt.toISOString(),
         occurred_at: command.now.toISOString(),
       },
@@ -236,6 +243,8 @@ function decideRedeemChildGrant(command: RedeemChildGrant, state: GrantState): G
   if (state.codeRedeemed) return [revoked(state, 'child_grant_reuse', { id: command.clientId, role: 'client' }, command.now)];
   if (command.clientId !== state.clientId) throw new GrantClientMismatchError();
   if (command.now.getTime() >= state.codeExpiresAt.getTime()) throw new ChildGrantExpiredError();
+  // Spec 2.5 rule 8, 5 rules 3–4: the child's own key — never one the parent (or an ancestor) holds.
+  if (state.lineageJkts?.includes(command.dpopJkt)) throw new ChildKeyIsLineageKeyError();
 
   const occurred_at = command.now.toISOString();
   const events: GrantEvent[] = [{ type: 'ChildGrantRedeemed', data: { grant_id: state.grantId, client_id: state.clientId, jkt: command.dpopJkt, occurred_at } }];

@@ -104,3 +104,14 @@ export class ChildGrantNotYetExpiredError extends IssuerDomainError {
     super('the creation grant has not reached its expiry yet');
   }
 }
+
+/**
+ * Spec 1 item 4, 2.5 rule 8, 5 rules 3–4: the redemption's DPoP key is the parent grant's key or an ancestor
+ * grant's key, so the "child" tokens would be usable by the parent. Refused; the grant stays redeemable by the
+ * child actor with its own key.
+ */
+export class ChildKeyIsLineageKeyError extends InvalidGrantError {
+  constructor() {
+    super('the DPoP key is the key of the parent grant or of an ancestor grant; child tokens must be bound to the child actor\'s own key');
+  }
+}

@@ -41,6 +41,8 @@ export interface ChildGrantIssuedData {
   /** The child actor: the only client that may redeem it. */
   readonly client_id: string;
   readonly grant_hash: string;
+  /** Key thumbprints of the parent grant and every ancestor grant: redemption with one of them is refused. Absent in records written before this rule. */
+  readonly lineage_jkts?: readonly string[];
   readonly expires_at: string;
   readonly occurred_at: string;
 }

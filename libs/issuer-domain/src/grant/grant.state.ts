@@ -15,6 +15,11 @@ export interface Grant {
   readonly codeChallenge?: string;
   /** Creation grants only. */
   readonly parentMissionId?: string;
+  /**
+   * Creation grants only (spec 1 item 4, 2.5 rule 8, 5 rules 3–4): the DPoP key thumbprints of the parent
+   * grant and of every ancestor grant. The child's tokens may never be bound to one of them.
+   */
+  readonly lineageJkts?: readonly string[];
   readonly dpopJkt?: string;
   readonly codeExpiresAt: Date;
   readonly issuedAt: Date;

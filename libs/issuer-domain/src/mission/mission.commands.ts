@@ -24,6 +24,27 @@ export interface CreateMission {
   readonly parent?: ParentLink;
   /** Child missions only (spec 2.1: the record holds the child actor and the fan-out policy result). */
   readonly child?: { readonly actor: ChildActor; readonly fanout: readonly FanOutRecord[] };
+  /**
+   * Child missions only, REQUIRED with `parent` (spec 2.1, 8 `expires_at`; issue 11 item 9): the parent's
+   * bounds as read for the creation, so the child's own record can never outlive the parent or name a
+   * resource the parent's intent does not. `attachChild` on the parent's stream decides the same bounds over
+   * the parent's real state; this is the child stream's own guard.
+   */
+  readonly parentBounds?: ParentBounds;
+}
+
+/** What a child's record may not exceed: the parent's `expires_at` and the resources of the parent's intent. */
+export interface ParentBounds {
+  readonly expiresAt: Date;
+  readonly intentResources: readonly string[];
+}
+
+/** The Child Mission as requested, decided over the parent's state by `attachChild` (spec 2.1, 2.5, 8). */
+export interface RequestedChild {
+  readonly authoritySet: AuthoritySet;
+  /** The child's effective `expires_at` (already capped by the caller; refused if later than the parent's). */
+  readonly expiresAt: Date;
+  readonly intentResources: readonly string[];
 }
 
 /** `POST /missions/lifecycle` (DESIGN 2.1). */
@@ -56,6 +77,8 @@ export interface AttachChild {
   readonly childMissionId: string;
   /** The child actor's client (spec 2.2 `child_actor.sub`). */
   readonly childClientId: string;
+  /** The child's authority, expiry and intent resources: the decider refuses any that exceed the parent (spec 2.5, 8). */
+  readonly child: RequestedChild;
   /**
    * Per child entry, the index of the parent entry that justifies it (checkStrictSubset's
    * `justifications[i].parentIndex`, in child-entry order). Each must carry `delegation.children`.

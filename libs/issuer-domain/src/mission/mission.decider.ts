@@ -1,8 +1,5 @@
 import type { Decider } from '@mission/decider';
 import { authorityHash, isAuthorityHash } from '../authority-set/authority-hash.js';
-import type { AuthoritySet } from '../authority-set/authority-set.js';
-import { InvalidAuthorizationDetailsError } from '../authority-set/invalid-authorization-details.error.js';
-import { parseAuthorizationDetails } from '../authority-set/parse-authorization-details.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import { actorData, assertActor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
@@ -10,9 +7,8 @@ import { assertDate, assertText } from '../shared/guards.js';
 import { hasControlCharacters, isWellFormedString } from '../shared/json.js';
 import { parseRfc3339 } from '../shared/rfc3339.js';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
-import { FanOutExceededError, ParentNotActiveError } from '../children/child-attachment.errors.js';
-import { activeChildCount } from '../children/fan-out.js';
-import type { AttachChild, CascadeMission, ChangeMissionLifecycle, ChildReachedTerminal, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
+import type { CascadeMission, ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
+import { assertChildRecord, assertWithinParentBounds, checkedAuthoritySet, decideAttachChild, decideChildReachedTerminal } from './mission.children.decide.js';
 import {
   InvalidTransitionError,
   MissionAlreadyExistsError,
@@ -22,19 +18,11 @@ import {
   NonceReuseError,
   StaleVersionError,
 } from './mission.errors.js';
-import type { ChildMissionAttached, ChildMissionDetached, MissionCascaded, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
+import type { MissionCascaded, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
 import { effectiveState, initialMissionState, missionExists, nonceKey, type Mission, type MissionState } from './mission.state.js';
 import { isMissionId } from './mission-id.js';
-import {
-  isLifecycleOperation,
-  isTerminalMissionState,
-  MISSION_LIFECYCLE_STATES,
-  nextMissionState,
-  type LifecycleOperation,
-  type MissionLifecycleState,
-} from './mission-lifecycle.js';
-import { assertParentLink, CASCADE_MODES, parentLinkData } from './parent-link.js';
-import { isGrantId } from '../grant/grant-ids.js';
+import { isLifecycleOperation, isTerminalMissionState, nextMissionState, type LifecycleOperation, type MissionLifecycleState } from './mission-lifecycle.js';
+import { assertParentLink, parentLinkData } from './parent-link.js';
 
 export const LIFECYCLE_REQUEST_LIMITS = {
   maxReasonLength: 1000,
@@ -159,6 +147,8 @@ function decideCreate(command: CreateMission, state: MissionState): MissionEvent
   }
   if (command.parent !== undefined) assertParentLink(command.parent, { missionId: command.missionId, issuer: command.issuer });
   if (command.child !== undefined) assertChildRecord(command.child, command);
+  if (command.parent !== undefined) assertWithinParentBounds(command.parentBounds, command.expiresAt, intent.resources);
+  else if (command.parentBounds !== undefined) throw new InvalidCommandError('parentBounds belong to a child mission (parent required)');
 
   return [
     {
@@ -180,17 +170,6 @@ function decideCreate(command: CreateMission, state: MissionState): MissionEvent
       },
     },
   ];
-}
-
-/** Spec 2.1: only a child carries them, its `client_id` is the child actor's `sub`, and the fan-out result is well formed. */
-function assertChildRecord(child: NonNullable<CreateMission['child']>, command: CreateMission): void {
-  if (command.parent === undefined) throw new InvalidCommandError('child actor and fan-out belong to a child mission (parent required)');
-  if (typeof child.actor !== 'object' || child.actor === null || child.actor.sub !== command.clientId) {
-    throw new InvalidCommandError('child actor sub must equal clientId (spec 2.1)');
-  }
-  const wellFormed = Array.isArray(child.fanout) && child.fanout.every((record) =>
-    [record.parent_entry, record.active_children, ...(record.max_children !== undefined ? [record.max_children] : [])].every((n) => Number.isSafeInteger(n) && n >= 0));
-  if (!wellFormed) throw new InvalidCommandError('fanout must be a list of counters per parent entry');
 }
 
 function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): MissionEvent[] {
@@ -292,86 +271,6 @@ function lineageData(state: Mission): { parent_id?: string; open_children?: numb
   return { ...(state.parent ? { parent_id: state.parent.id } : {}), ...(open > 0 ? { open_children: open } : {}) };
 }
 
-/**
- * DESIGN 2.4 "Serialization", spec 4.1 steps 4, 8 and 10, spec 2.4 rules 2–3, spec 8 `max_children`.
- * Checks run in spec order: the parent is (effectively) active, then fan-out per justifying entry.
- */
-function decideAttachChild(command: AttachChild, state: MissionState): MissionEvent[] {
-  assertActor(command.actor, 'actor');
-  assertDate(command.now, 'now');
-  if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
-  assertText(command.childClientId, 'childClientId', 256);
-  if (!isGrantId(command.grantId)) throw new InvalidCommandError('grantId must be a grant id');
-  assertDate(command.grantExpiresAt, 'grantExpiresAt');
-  if (!(CASCADE_MODES as readonly string[]).includes(command.cascadeMode)) throw new InvalidCommandError('cascadeMode must be a cascade mode');
-  if (typeof command.evidence !== 'object' || command.evidence === null || command.evidence.decision !== 'created') {
-    throw new InvalidCommandError('evidence must be the created Child Evidence');
-  }
-  if (!missionExists(state)) throw new MissionNotFoundError();
-  if (command.childMissionId === state.missionId) throw new InvalidCommandError('childMissionId must differ from the parent mission_id');
-  const indexes = checkedParentEntryIndexes(command.parentEntryIndexes, state);
-
-  const existing = state.children.get(command.childMissionId);
-  if (existing) {
-    // A retry of the same attachment decides nothing; anything else is a bug at the caller.
-    const same = !existing.terminal && existing.parentEntryIndexes.length === indexes.length && existing.parentEntryIndexes.every((index, i) => index === indexes[i]);
-    if (same) return [];
-    throw new InvalidCommandError('childMissionId is already attached to this parent');
-  }
-
-  const from = effectiveState(state, command.now);
-  if (from !== 'active') throw new ParentNotActiveError(from);
-
-  for (const index of new Set(indexes)) {
-    const max = state.authoritySet[index]!.delegation?.children?.max_children;
-    if (max !== undefined && activeChildCount(state, index) + 1 > max) throw new FanOutExceededError(index, max);
-  }
-
-  const event: ChildMissionAttached = {
-    type: 'ChildMissionAttached',
-    data: {
-      mission_id: state.missionId,
-      child_mission_id: command.childMissionId,
-      child_client_id: command.childClientId,
-      parent_entry_indexes: [...indexes],
-      occurred_at: command.now.toISOString(),
-      actor: actorData(command.actor),
-      grant_id: command.grantId,
-      grant_expires_at: command.grantExpiresAt.toISOString(),
-      cascade_mode: command.cascadeMode,
-      evidence: command.evidence,
-    },
-  };
-  return [event];
-}
-
-/** Spec 2.4 rule 2: a terminal child frees its slots. Unknown or already detached children: no events. */
-function decideChildReachedTerminal(command: ChildReachedTerminal, state: MissionState): MissionEvent[] {
-  assertDate(command.now, 'now');
-  if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
-  if (!(MISSION_LIFECYCLE_STATES as readonly string[]).includes(command.state) || !isTerminalMissionState(command.state)) {
-    throw new InvalidCommandError('state must be a terminal mission state');
-  }
-  if (!missionExists(state)) throw new MissionNotFoundError();
-  const child = state.children.get(command.childMissionId);
-  if (!child || child.terminal) return [];
-  const event: ChildMissionDetached = {
-    type: 'ChildMissionDetached',
-    data: { mission_id: state.missionId, child_mission_id: command.childMissionId, state: command.state, occurred_at: command.now.toISOString() },
-  };
-  return [event];
-}
-
-/** Non-empty, one per child entry, each naming a parent entry that carries `delegation.children`. */
-function checkedParentEntryIndexes(indexes: readonly number[], state: Mission): readonly number[] {
-  const ok =
-    Array.isArray(indexes) &&
-    indexes.length > 0 &&
-    indexes.every((index) => Number.isSafeInteger(index) && index >= 0 && index < state.authoritySet.length && state.authoritySet[index]!.delegation?.children !== undefined);
-  if (!ok) throw new InvalidCommandError('parentEntryIndexes must name, per child entry, a parent entry that carries delegation.children');
-  return indexes;
-}
-
 function checkLifecycleRequest(command: ChangeMissionLifecycle): void {
   const L = LIFECYCLE_REQUEST_LIMITS;
   if (!isLifecycleOperation(command.type)) throw new InvalidLifecycleRequestError('operation must be one of revoke, suspend, resume, complete');
@@ -385,15 +284,6 @@ function checkLifecycleRequest(command: ChangeMissionLifecycle): void {
   }
   if (expectedVersion !== undefined && (!Number.isSafeInteger(expectedVersion) || expectedVersion < 1)) {
     throw new InvalidLifecycleRequestError('expected_version must be a positive integer');
-  }
-}
-
-function checkedAuthoritySet(set: AuthoritySet): AuthoritySet {
-  try {
-    return parseAuthorizationDetails(set);
-  } catch (error) {
-    if (error instanceof InvalidAuthorizationDetailsError) throw new InvalidCommandError(`authoritySet: ${error.message}`);
-    throw error;
   }
 }
 

@@ -83,6 +83,9 @@ export interface ChildMissionAttachedData {
   readonly grant_id: string;
   readonly grant_expires_at: string;
   readonly cascade_mode: CascadeMode;
+  /** The child's authority commitment and effective expiry as decided over the parent (absent in records written before issue 11). */
+  readonly child_authority_hash?: string;
+  readonly child_expires_at?: string;
   /**
    * Spec 2.6 / 4.1 step 11: the `created` Child Evidence, committed by the same append as the
    * attachment so it cannot be lost between the commit and a separate evidence write (decision 0009).

@@ -45,8 +45,22 @@ export function createCommand(overrides: Partial<CreateMission> = {}): CreateMis
     expiresAt: EXPIRES_AT,
     approvedBy: APPROVER,
     now: T0,
+    // A child's record is bounded by its parent (spec 2.1): by default the parent has these fixtures' expiry and intent.
+    ...(overrides.parent !== undefined ? { parentBounds: { expiresAt: EXPIRES_AT, intentResources: INTENT.resources } } : {}),
     ...overrides,
   };
+}
+
+/**
+ * The `child` member of attachChild for children justified by `parentEntryIndexes` of `parentSet`: each child
+ * entry is its parent entry without `delegation` (always a strict subset), expiring with the parent.
+ */
+export function requestedChildWithin(parentSet: AuthoritySet, parentEntryIndexes: readonly number[], expiresAt: Date = EXPIRES_AT, intentResources: readonly string[] = INTENT.resources) {
+  const authoritySet: AuthoritySet = parentEntryIndexes.map((index) => {
+    const { delegation: _delegation, ...entry } = parentSet[index]!;
+    return entry;
+  });
+  return { authoritySet, expiresAt, intentResources };
 }
 
 export const missionCreated: MissionCreated = {
@@ -67,9 +81,10 @@ export const missionCreated: MissionCreated = {
 };
 
 /** The members attachChild needs beyond the child and its entries (grant, cascade mode, `created` evidence). */
-export function attachmentExtras(childMissionId: string, n: number, now: Date) {
+export function attachmentExtras(childMissionId: string, n: number, now: Date, parentSet: AuthoritySet = AUTHORITY_SET, parentEntryIndexes: readonly number[] = [0]) {
   const grantId = `grt_${String(n).padStart(2, '0')}${'A'.repeat(19)}A`;
   const grantExpiresAt = new Date(now.getTime() + 60_000);
+  const child = requestedChildWithin(parentSet, parentEntryIndexes);
   const evidence: ChildEvidence = {
     evidence_id: `evd_${n}`,
     parent: { id: MISSION_ID, issuer: ISSUER, authority_hash: AUTHORITY_HASH },
@@ -82,8 +97,11 @@ export function attachmentExtras(childMissionId: string, n: number, now: Date) {
     created_at: now.toISOString(),
   };
   return {
-    command: { grantId, grantExpiresAt, cascadeMode: 'immediate' as const, evidence },
-    data: { grant_id: grantId, grant_expires_at: grantExpiresAt.toISOString(), cascade_mode: 'immediate' as const, evidence },
+    command: { grantId, grantExpiresAt, cascadeMode: 'immediate' as const, evidence, child },
+    data: {
+      grant_id: grantId, grant_expires_at: grantExpiresAt.toISOString(), cascade_mode: 'immediate' as const,
+      child_authority_hash: authorityHash(ISSUER, child.authoritySet), child_expires_at: child.expiresAt.toISOString(), evidence,
+    },
   };
 }
 

@@ -1,0 +1,22 @@
+import type { AuthoritySet, CascadeMode, ChildActor, MissionIntent } from '@mission/issuer-domain';
+import type { VerifiedDpopProof } from '@mission/issuer-oauth';
+import type { ClientRegistration } from '../config/issuer-config.js';
+
+/** What the PAR controller parsed (syntax only) from a Child Mission creation request. */
+export interface ChildCreationRequest {
+  readonly client: ClientRegistration;
+  readonly claimedParent: string;
+  readonly parentToken: string;
+  readonly childActor: ChildActor;
+  readonly intent: MissionIntent;
+  readonly authoritySet: AuthoritySet;
+  readonly cascadeMode: CascadeMode;
+  /** The DPoP proof of the parent grant's key, with `ath` over parent_token (DESIGN 2.2, 2.4). */
+  readonly proof: VerifiedDpopProof;
+}
+
+export interface ChildCreated {
+  readonly requestUri: string;
+  readonly expiresIn: number;
+  readonly childMissionId: string;
+}
