@@ -87,10 +87,7 @@ async function childMission(parentId: string, options: { clientId?: string; set?
   const clientId = options.clientId ?? (parent.clientId === 'demo-subagent' ? 'demo-worker' : 'demo-subagent');
   const entries = options.entries ?? [0];
   // By default each child entry is its justifying parent entry without `delegation` (a strict subset).
-  const set = options.set ?? entries.map((index) => {
-    const { delegation: _delegation, ...entry } = parent.authoritySet[index]!;
-    return entry;
-  });
+  const set = options.set ?? entries.map((index) => Object.fromEntries(Object.entries(parent.authoritySet[index]!).filter(([member]) => member !== 'delegation')) as unknown as AuthoritySet[number]);
   const now = options.createdAt ?? new Date();
   const expiresAt = new Date(Math.min(Date.now() + (options.lifetimeMs ?? 1_800_000), parent.expiresAt.getTime()));
   await decide(parentId, {

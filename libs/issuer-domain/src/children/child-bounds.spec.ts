@@ -84,7 +84,7 @@ describe('a child\'s own record is bounded by its parent (spec 2.1, 8; issue 11 
   });
 
   it('a child create without parentBounds is refused; a root with parentBounds too', () => {
-    const { parentBounds: _omitted, ...withoutBounds } = childCreate;
+    const withoutBounds = { ...childCreate, parentBounds: undefined };
     expect(() => missionDecider.decide(withoutBounds, initialMissionState)).toThrow(/parentBounds/);
     expect(() => missionDecider.decide(createCommand({ parentBounds: { expiresAt: EXPIRES_AT, intentResources: [] } }), initialMissionState)).toThrow(/parentBounds/);
   });

@@ -1,6 +1,6 @@
 import type { ChildEvidence } from '../children/child-evidence.js';
 import { authorityHash } from '../authority-set/authority-hash.js';
-import type { AuthoritySet } from '../authority-set/authority-set.js';
+import type { AuthorityEntry, AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { CreateMission } from '../mission/mission.commands.js';
 import type { MissionCreated } from '../mission/mission.events.js';
@@ -51,15 +51,17 @@ export function createCommand(overrides: Partial<CreateMission> = {}): CreateMis
   };
 }
 
+/** An entry without its `delegation` member: always a strict subset of the entry itself. */
+export function withoutDelegation(entry: AuthorityEntry): AuthorityEntry {
+  return Object.fromEntries(Object.entries(entry).filter(([member]) => member !== 'delegation')) as unknown as AuthorityEntry;
+}
+
 /**
  * The `child` member of attachChild for children justified by `parentEntryIndexes` of `parentSet`: each child
  * entry is its parent entry without `delegation` (always a strict subset), expiring with the parent.
  */
 export function requestedChildWithin(parentSet: AuthoritySet, parentEntryIndexes: readonly number[], expiresAt: Date = EXPIRES_AT, intentResources: readonly string[] = INTENT.resources) {
-  const authoritySet: AuthoritySet = parentEntryIndexes.map((index) => {
-    const { delegation: _delegation, ...entry } = parentSet[index]!;
-    return entry;
-  });
+  const authoritySet: AuthoritySet = parentEntryIndexes.map((index) => withoutDelegation(parentSet[index]!));
   return { authoritySet, expiresAt, intentResources };
 }
 
