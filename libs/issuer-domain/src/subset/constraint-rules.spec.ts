@@ -40,6 +40,13 @@ describe('constraint rules (DESIGN 2.4 subset rule, spec 2.5 rule 2)', () => {
       refuses(parent, { time_window: { ...parent.time_window, x_zone: 'UTC' } });
       refuses(parent, { time_window: '2030-01' });
     });
+
+    it('spec 2.5 rule 7 (issue 11 audit): a bound the parent lacks is a narrowing only when it is a date-time', () => {
+      const open = { time_window: { not_after: '2030-01-31T00:00:00Z' } };
+      refuses(open, { time_window: { not_before: 'tomorrow', not_after: '2030-01-31T00:00:00Z' } });
+      refuses(open, { time_window: { not_before: 0, not_after: '2030-01-31T00:00:00Z' } });
+      refuses(open, { time_window: { not_before: null, not_after: '2030-01-31T00:00:00Z' } });
+    });
   });
 
   describe('max_amount', () => {
@@ -100,36 +107,50 @@ describe('constraint rules (DESIGN 2.4 subset rule, spec 2.5 rule 2)', () => {
   });
 
   describe('data_classification', () => {
-    it('DESIGN 2.4: public < internal < confidential < restricted; the same or a lower class is accepted', () => {
-      accepts({ data_classification: 'confidential' }, { data_classification: 'internal' });
-      accepts({ data_classification: 'restricted' }, { data_classification: 'public' });
-      accepts({ data_classification: 'x-secret' }, { data_classification: 'x-secret' });
-    });
-
-    it('DESIGN 2.4: a higher or an unknown class is refused', () => {
+    it('spec 2.5 rule 6 (issue 11 defect 3): no ordering of classes is assumed — "restricted" → "public" and every other change of a single label is refused', () => {
+      refuses({ data_classification: 'restricted' }, { data_classification: 'public' });
+      refuses({ data_classification: 'confidential' }, { data_classification: 'internal' });
       refuses({ data_classification: 'internal' }, { data_classification: 'confidential' });
       refuses({ data_classification: 'restricted' }, { data_classification: 'x-secret' });
       refuses({ data_classification: 'x-secret' }, { data_classification: 'public' });
     });
 
-    it('DESIGN 2.4: the array form (allowed classes) narrows by subset; forms are not mixed', () => {
+    it('spec 2.5 rule 1: the same single label is accepted', () => {
+      accepts({ data_classification: 'restricted' }, { data_classification: 'restricted' });
+      accepts({ data_classification: 'x-secret' }, { data_classification: 'x-secret' });
+    });
+
+    it('spec 2.5 rules 2, 6: a set of labels narrows by subset (any order), never by adding a label', () => {
       accepts({ data_classification: ['public', 'internal'] }, { data_classification: ['public'] });
+      accepts({ data_classification: ['public', 'internal'] }, { data_classification: ['internal', 'public'] });
       refuses({ data_classification: ['public'] }, { data_classification: ['public', 'internal'] });
+      refuses({ data_classification: ['restricted'] }, { data_classification: ['public'] });
+    });
+
+    it('spec 2.5 rules 6, 7: a single label and a set are not compared with each other, and non-string labels are refused', () => {
       refuses({ data_classification: ['internal'] }, { data_classification: 'public' });
+      refuses({ data_classification: ['public', 'internal'] }, { data_classification: 'public' });
+      refuses({ data_classification: 'public' }, { data_classification: ['public'] });
+      refuses({ data_classification: ['public', 1] }, { data_classification: [1] });
     });
   });
 
   describe('recipient_domain', () => {
-    it('DESIGN 2.4: equal, or a subset when arrays (a string is a one-element set)', () => {
+    it('DESIGN 2.4: equal, or a subset when both are arrays', () => {
       accepts({ recipient_domain: 'example.com' }, { recipient_domain: 'example.com' });
       accepts({ recipient_domain: ['example.com', 'example.org'] }, { recipient_domain: ['example.org'] });
-      accepts({ recipient_domain: ['example.com', 'example.org'] }, { recipient_domain: 'example.org' });
     });
 
-    it('DESIGN 2.4: another or an extra domain is refused (no subdomain containment)', () => {
+    it('spec 2.5 rule 6: another or an extra domain is refused (no subdomain containment)', () => {
       refuses({ recipient_domain: 'example.com' }, { recipient_domain: 'mail.example.com' });
+      refuses({ recipient_domain: ['example.com'] }, { recipient_domain: ['mail.example.com'] });
       refuses({ recipient_domain: 'example.com' }, { recipient_domain: ['example.com', 'example.org'] });
       refuses({ recipient_domain: ['example.com'] }, { recipient_domain: [1] });
+    });
+
+    it('spec 2.5 rules 6, 7 (issue 11 audit): a single domain and a set are not compared with each other', () => {
+      refuses({ recipient_domain: ['example.com', 'example.org'] }, { recipient_domain: 'example.org' });
+      refuses({ recipient_domain: 'example.com' }, { recipient_domain: ['example.com'] });
     });
   });
 

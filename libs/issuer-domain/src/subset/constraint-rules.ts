@@ -13,13 +13,6 @@ export type ConstraintRule = (parent: JsonValue, child: JsonValue) => boolean;
 
 type JsonRecord = { readonly [member: string]: JsonValue | undefined };
 
-/**
- * `data_classification` order, least to most sensitive. A string value is the highest class the
- * entry may touch, so a child may only name the same or a lower class. Values outside this list are
- * accepted only when equal to the parent's.
- */
-export const DATA_CLASSIFICATION_ORDER = ['public', 'internal', 'confidential', 'restricted'] as const;
-
 /** DESIGN 2.4 / issuance draft `time_window`: the child's window lies inside the parent's (bounds inclusive). */
 export const timeWindowRule: ConstraintRule = (parent, child) => {
   if (!isPlainObject(parent) || !isPlainObject(child)) return false;
@@ -48,24 +41,17 @@ export const tenantRule: ConstraintRule = (parent, child) => jsonEqual(parent, c
 export const allowedToolsRule: ConstraintRule = (parent, child) => Array.isArray(parent) && Array.isArray(child) && jsonSubsetOf(child, parent);
 
 /**
- * DESIGN 2.4 / issuance draft `data_classification`: a class no higher than the parent's in
- * DATA_CLASSIFICATION_ORDER, or, for the array form (allowed classes), a subset.
+ * DESIGN 2.4 / issuance draft `data_classification`, compared as the core subset rule compares
+ * labels (spec 2.5 rule 6, issue 11): a single label only equal, a set of labels only by inclusion.
+ * No order of classes is assumed ("restricted" → "public" is not a narrowing we can prove).
  */
-export const dataClassificationRule: ConstraintRule = (parent, child) => {
-  if (Array.isArray(parent) && Array.isArray(child)) return jsonSubsetOf(child, parent);
-  if (typeof parent !== 'string' || typeof child !== 'string') return false;
-  const levels: readonly string[] = DATA_CLASSIFICATION_ORDER;
-  const parentLevel = levels.indexOf(parent);
-  const childLevel = levels.indexOf(child);
-  return parentLevel >= 0 && childLevel >= 0 && childLevel <= parentLevel;
-};
+export const dataClassificationRule: ConstraintRule = (parent, child) => labelsNoBroader(parent, child);
 
-/** DESIGN 2.4 / issuance draft `recipient_domain`: equal, or (array form; a string is a one-element set) a subset. */
-export const recipientDomainRule: ConstraintRule = (parent, child) => {
-  const p = domains(parent);
-  const c = domains(child);
-  return p !== undefined && c !== undefined && jsonSubsetOf(c, p);
-};
+/**
+ * DESIGN 2.4 / issuance draft `recipient_domain`: a single domain only equal, a set of domains only by
+ * inclusion; no subdomain containment (spec 2.5 rule 6), and a single domain is not read as a set.
+ */
+export const recipientDomainRule: ConstraintRule = (parent, child) => labelsNoBroader(parent, child);
 
 /** DESIGN 2.4 / issuance draft `resource_issued_after`: the child's lower bound is the same or later. */
 export const resourceIssuedAfterRule: ConstraintRule = (parent, child) => bound(parent, child, (order) => order >= 0);
@@ -100,11 +86,12 @@ export function constraintNoBroader(key: string, parent: JsonValue, child: JsonV
 }
 
 /**
- * A time bound: absent in the parent → any child value (narrowing or nothing); present in the
- * parent → present in the child and `accept(compare(child, parent))`.
+ * A time bound: absent in the parent → absent in the child, or a date-time (a bound the parent lacks
+ * narrows only if a consumer can read it; issue 11); present in the parent → present in the child and
+ * `accept(compare(child, parent))`.
  */
 function bound(parent: JsonValue | undefined, child: JsonValue | undefined, accept: (order: number) => boolean): boolean {
-  if (parent === undefined) return true;
+  if (parent === undefined) return child === undefined || (typeof child === 'string' && parseRfc3339(child) !== undefined);
   if (child === undefined) return false;
   if (jsonEqual(parent, child)) return true;
   if (typeof parent !== 'string' || typeof child !== 'string') return false;
@@ -132,10 +119,14 @@ function subMillisecondDigits(value: string): string {
   return fraction.slice(3).padEnd(6, '0');
 }
 
-function domains(value: JsonValue): readonly JsonValue[] | undefined {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((element) => typeof element === 'string')) return value as readonly JsonValue[];
-  return undefined;
+/** Labels as the core rule compares them: two strings equal, or two arrays of strings by set inclusion; never one of each. */
+function labelsNoBroader(parent: JsonValue, child: JsonValue): boolean {
+  if (typeof parent === 'string' || typeof child === 'string') return typeof parent === 'string' && parent === child;
+  return isStringArray(parent) && isStringArray(child) && jsonSubsetOf(child, parent);
+}
+
+function isStringArray(value: JsonValue): value is readonly string[] {
+  return Array.isArray(value) && value.every((element) => typeof element === 'string');
 }
 
 /** Members of an object-valued constraint other than `known` must be equal (same names, deep-equal values). */

@@ -34,25 +34,37 @@ describe('delegation rules (spec 2.4, spec 2.5 rule 3, spec 8, DESIGN 2.4)', () 
     it('spec 2.5 rule 3: max_depth no greater is accepted', () => {
       accepts({ max_depth: 2, children: {} }, { max_depth: 2 });
       accepts({ max_depth: 2, children: {} }, { max_depth: 0 });
-      accepts({ children: {} }, { max_depth: 5 });
+    });
+
+    it('spec 2.5 rules 2, 3, 7 (issue 11 defect 2): a max_depth the parent entry does not state is refused — absent is not unbounded', () => {
+      refuses({ children: {} }, { max_depth: 99 });
+      refuses({ children: {} }, { max_depth: 1 });
+      // Even 0: the child states what the parent does not (ADR 0022); it can omit max_depth instead.
+      refuses({ children: { max_child_depth: 2 } }, { max_depth: 0, children: {} });
     });
 
     it('spec 2.5 rule 3: a greater or a dropped max_depth is broader delegation and refused', () => {
       refuses({ max_depth: 2, children: {} }, { max_depth: 3 });
-      refuses({ max_depth: 2, children: {} }, { allowed_delegates: [agent] });
+      refuses({ max_depth: 2, children: { max_child_depth: 2 } }, { children: {} });
     });
   });
 
   describe('allowed_delegates', () => {
     it('spec 2.5 rule 3: a subset of the matchers (deep-equal members) is accepted', () => {
       accepts({ allowed_delegates: [agent, instance], children: {} }, { allowed_delegates: [instance] });
-      accepts({ children: {} }, { allowed_delegates: [agent] });
+      accepts({ allowed_delegates: [agent], children: {} }, { allowed_delegates: [] });
+    });
+
+    it('spec 2.5 rules 2, 3, 7 (issue 11): allowed_delegates the parent entry does not state is refused — absent is not "anyone"', () => {
+      refuses({ children: {} }, { allowed_delegates: [agent] });
+      refuses({ max_depth: 2, children: {} }, { max_depth: 1, allowed_delegates: [agent] });
+      refuses({ children: {} }, { allowed_delegates: [] });
     });
 
     it('spec 2.5 rule 3: a wider or dropped allowed_delegates is refused', () => {
       refuses({ allowed_delegates: [agent], children: {} }, { allowed_delegates: [agent, instance] });
       refuses({ allowed_delegates: [agent], children: {} }, { allowed_delegates: [{ sub_profile: 'ai_agent', iss: 'https://x.example' }] });
-      refuses({ allowed_delegates: [agent], children: {} }, { max_depth: 1 });
+      refuses({ allowed_delegates: [agent], children: { max_child_depth: 2 } }, { children: {} });
     });
   });
 
@@ -70,7 +82,7 @@ describe('delegation rules (spec 2.4, spec 2.5 rule 3, spec 8, DESIGN 2.4)', () 
     });
 
     it('spec 2.4 / spec 8: at the depth limit (max_child_depth 1, or absent) the child entry carries no children', () => {
-      accepts({ children: { max_child_depth: 1 } }, { max_depth: 1 });
+      accepts({ max_depth: 1, children: { max_child_depth: 1 } }, { max_depth: 1 });
       refuses({ children: { max_child_depth: 1 } }, { children: {} });
       refuses({ children: {} }, { children: { max_child_depth: 1 } });
     });
@@ -111,7 +123,7 @@ describe('delegation rules (spec 2.4, spec 2.5 rule 3, spec 8, DESIGN 2.4)', () 
 
   it('spec 9.4: delegation members not understood must be carried unchanged when the child keeps delegation', () => {
     accepts({ children: {}, x_audit: 'strict' }, { x_audit: 'strict' });
-    refuses({ children: {}, x_audit: 'strict' }, { max_depth: 0 });
+    refuses({ max_depth: 1, children: {}, x_audit: 'strict' }, { max_depth: 0 });
     refuses({ children: {} }, { x_audit: 'strict' });
   });
 });

@@ -10,6 +10,10 @@ export const DEFAULT_MAX_CHILD_DEPTH = 1;
  * entry's? Returns `undefined` when it is, else a short reason naming the member (never a value).
  * The presence of `children` on the parent (what permits child creation at all) is checked by the
  * caller; here a child `children` is compared only with a parent `children`.
+ *
+ * What the parent entry's `delegation` does not state, the child's may not add (spec 2.5 rules 2
+ * and 7, ADR 0022): neither this profile nor DESIGN gives an absent `max_depth` or
+ * `allowed_delegates` a meaning, so no child value can be proven no broader than "absent".
  */
 export function delegationObstacle(parent: DelegationPolicy | undefined, child: DelegationPolicy | undefined): string | undefined {
   // DESIGN 2.4: `delegation` absent in the child is a narrowing; absent in the parent ⇒ absent in the child.
@@ -20,12 +24,14 @@ export function delegationObstacle(parent: DelegationPolicy | undefined, child: 
     const c = child[name];
     switch (name) {
       case 'max_depth':
-        // Spec 2.5 rule 3, spec 8: `max_depth` no greater; absent in the parent means unbounded.
-        if (p !== undefined && (typeof c !== 'number' || typeof p !== 'number' || c > p)) return 'delegation.max_depth is missing or greater than the parent entry allows';
+        // Spec 2.5 rules 3 and 7: no greater. Absent in the parent is not "unbounded" (ADR 0022).
+        if (p === undefined) return 'delegation.max_depth is not stated by the parent entry';
+        if (typeof c !== 'number' || typeof p !== 'number' || c > p) return 'delegation.max_depth is missing or greater than the parent entry allows';
         break;
       case 'allowed_delegates':
-        // Spec 2.5 rule 3: `allowed_delegates` no wider; absent in the parent means no restriction.
-        if (p !== undefined && !matchersSubset(p, c)) return 'delegation.allowed_delegates is missing or wider than the parent entry allows';
+        // Spec 2.5 rules 3 and 7: no wider. Absent in the parent is not "anyone" (ADR 0022).
+        if (p === undefined) return 'delegation.allowed_delegates is not stated by the parent entry';
+        if (!matchersSubset(p, c)) return 'delegation.allowed_delegates is missing or wider than the parent entry allows';
         break;
       case 'children': {
         if (c === undefined) break;
@@ -59,11 +65,13 @@ export function childrenObstacle(parent: ChildrenPolicy, child: ChildrenPolicy):
       case 'max_child_depth':
         break; // checked above
       case 'max_children':
-        // Spec 2.4: never broadened downstream; absent in the parent means no cap.
+        // Spec 2.4: never broadened downstream. Unlike `max_depth`, the profile itself says what
+        // absent means here (2.4 rule 4: no bound on breadth), so a child cap is a provable narrowing.
         if (p !== undefined && (typeof c !== 'number' || typeof p !== 'number' || c > p)) return 'delegation.children.max_children is missing or greater than the parent entry allows';
         break;
       case 'allowed_child_actors':
-        // Spec 2.4: matchers as `allowed_delegates`, no wider; absent in the parent means no restriction.
+        // Spec 2.4: matchers as `allowed_delegates`, no wider. Absent in the parent admits any actor
+        // (2.4: the member is what "constrains which actors"), so child matchers are a narrowing.
         if (p !== undefined && !matchersSubset(p, c)) return 'delegation.children.allowed_child_actors is missing or wider than the parent entry allows';
         break;
       case 'child_creation_policy':
