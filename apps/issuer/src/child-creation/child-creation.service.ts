@@ -6,7 +6,7 @@ import { aggregateStream, decideAndAppend, handleCommand, metadataFor, type Aggr
 import {
   activeChildCount, authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   delegationIdFromBytes, missionDecider, missionExists, missionIdFromBytes, missionStreamName, requireChildActorAllowed, requireCreationPolicy,
-  requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
+  ParentNotActiveError, requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
   type Actor, type AttenuationRecord, type AuthoritySet, type CascadeMode, type ChildActor, type ChildCreationDeniedData, type ChildCreationPolicyRule,
   type ChildEvidence, type FanOutRecord, type Mission, type MissionIntent, type MissionState, type ParentLink, type RegisteredActor,
 } from '@mission/issuer-domain';
@@ -18,6 +18,7 @@ import { MissionLineage } from '../missions/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { asProtocolErrors } from '../authorization/domain-errors.js';
+import { cascadeIfLineageEnded } from './cascade-if-lineage-ended.js';
 import { childDenialOf, childDenialProtocolError, TemporarilyUnavailableError } from './child-creation-errors.js';
 import { childRequestUri, parentGrantIdOf } from './child-creation-steps.js';
 
@@ -47,6 +48,8 @@ export interface ChildCreated {
 /** Test hook: runs between the checks (steps 3–9) and the commit (step 10), to stage races. */
 export type BeforeCommitHook = (parentMissionId: string) => Promise<void>;
 export const BEFORE_CHILD_COMMIT = Symbol('BEFORE_CHILD_COMMIT');
+/** Test hook: runs between two writes of step 10, to stage creation/cascade interleavings (decision 0021). */
+export type CreationStepHook = (parentMissionId: string, childMissionId: string) => Promise<void>;
 
 /**
  * Spec 4.1 Child Mission creation, steps 2–11 (step 1, client authentication, is the controller's).
@@ -73,6 +76,9 @@ export class ChildCreations {
 
   /** Optional hook for the step-10 race tests; never set in production. */
   beforeCommit: BeforeCommitHook | undefined;
+  /** Optional hooks for the creation/cascade interleaving tests: after the attachment, after `MissionCreated`. Never set in production. */
+  afterAttach: CreationStepHook | undefined;
+  afterChildCreated: CreationStepHook | undefined;
 
   async create(request: ChildCreationRequest): Promise<ChildCreated> {
     const parentMissionId = await this.resolveParent(request);
@@ -106,6 +112,7 @@ export class ChildCreations {
         if (error instanceof WrongExpectedRevisionError) throw new TemporarilyUnavailableError('the parent mission is busy; retry the request');
         throw await this.denied(error, request, read.state, { parentMissionId, evidenceId, childMissionId }, now);
       }
+      await this.afterAttach?.(parentMissionId, childMissionId);
       await this.commitChild(request, outcome, { childMissionId, grantId, grantToken, grantExpiresAt, evidenceId, now, context });
       this.logger.info({ parent_mission_id: parentMissionId, mission_id: childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
       return { requestUri: childRequestUri(grantToken), expiresIn: this.config.child_missions.creation_grant_ttl_seconds, childMissionId };
@@ -156,7 +163,12 @@ export class ChildCreations {
     return { sub: client.client_id, iss: this.oauth.issuer, sub_profile: client.sub_profile };
   }
 
-  /** After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4). */
+  /**
+   * After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4).
+   * Spec 4.1 rule 1 (decision 0021): a parent that ended after the attachment cascades the child — before
+   * `MissionCreated` (the cascade marked the stream, `create` is refused) or right after it (checked here) —
+   * and the answer is `parent_not_active` with no grant issued.
+   */
   private async commitChild(request: ChildCreationRequest, checked: Checked, ids: CommitIds): Promise<void> {
     const issuer = this.oauth.issuer;
     const parent: ParentLink = {
@@ -165,16 +177,31 @@ export class ChildCreations {
     };
     const approvedBy: Actor = { id: checked.basis, role: 'policy' };
     await asProtocolErrors(async () => {
-      await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
-        type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
-        authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
-        expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
-      }, ids.context, { hashChain: true });
+      await this.endedBeforeUse(checked.parent.missionId, async () => {
+        await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
+          type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
+          authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
+          expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
+        }, ids.context, { hashChain: true });
+        await this.afterChildCreated?.(checked.parent.missionId, ids.childMissionId);
+        await cascadeIfLineageEnded(this.store, this.lineage, { parentMissionId: checked.parent.missionId, childMissionId: ids.childMissionId }, { ...ids.context, now: this.clock.now() });
+      });
       await handleCommand(this.store, grantStreamName(ids.grantId), grantDecider, {
         type: 'issueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,
         clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), expiresAt: ids.grantExpiresAt, now: ids.now,
       }, ids.context);
     });
+  }
+
+  /** Spec 7 `parent_not_active` when the cascade reached the child before its grant was issued (decision 0021). */
+  private async endedBeforeUse(parentMissionId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ParentNotActiveError)) throw error;
+      this.logger.info({ parent_mission_id: parentMissionId, parent_state: error.state }, 'child mission cascaded before its creation grant was issued');
+      throw childDenialProtocolError('parent_not_active', error.message);
+    }
   }
 
   private createdEvidence(request: ChildCreationRequest, checked: Checked, evidenceId: string, childMissionId: string, now: Date): ChildEvidence {
