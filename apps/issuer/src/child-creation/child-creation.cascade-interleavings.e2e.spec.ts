@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventStore } from '@mission/event-store';
@@ -8,8 +8,8 @@ import { grantStreamName, missionDecider, missionExists, missionStreamName, type
 import { DpopKey } from '@mission/mission-client';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { ChildrenBackgroundWork } from '../children/children-background.js';
-import { obtainRootMission, postAs, redeemChild, requestChild, type MissionHolder } from '../testing/mission-flows.js';
-import { startIssuer } from '../testing/run-issuer.js';
+import { CHILD_CREATION_GRANT, obtainChildMission, obtainRootMission, postAs, redeemChild, requestChild, type MissionHolder } from '../testing/mission-flows.js';
+import { demoConfigFile, startIssuer } from '../testing/run-issuer.js';
 import { ChildCreations } from './child-creation.service.js';
 
 /*
@@ -32,7 +32,13 @@ let background: ChildrenBackgroundWork;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'issuer-child-interleavings-'));
-  ({ service } = await startIssuer(dataDir));
+  // The shipped configuration, plus the child-creation grant for demo-consent-agent: a grandchild actor that is
+  // neither the root's client (demo-agent) nor the child's (demo-subagent).
+  const config = JSON.parse(readFileSync(demoConfigFile, 'utf8')) as { clients: { client_id: string; grant_types: string[] }[] };
+  config.clients.find((client) => client.client_id === 'demo-consent-agent')!.grant_types.push(CHILD_CREATION_GRANT);
+  const configFile = join(dataDir, 'issuer.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  ({ service } = await startIssuer(join(dataDir, 'data'), { CONFIG_FILE: configFile }));
   store = service.app.get(EVENT_STORE);
   creations = service.app.get(ChildCreations);
   background = service.app.get(ChildrenBackgroundWork);
@@ -50,6 +56,10 @@ afterAll(async () => {
 
 const INVOICES = 'https://erp.example.com/invoices';
 const ROOT_DETAILS = [
+  { type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'], delegation: { max_depth: 2, children: { max_children: 3, max_child_depth: 2 } } },
+];
+/** A child that may create one more generation. */
+const CHILD_DETAILS = [
   { type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'], delegation: { max_depth: 1, children: { max_children: 3, max_child_depth: 1 } } },
 ];
 const LEAF_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }];
@@ -204,5 +214,67 @@ describe('spec 4.1 rule 1, 3.2 (decision 0021): creation and cascade agree in ev
       }
     }
     expect([...orders].sort()).toEqual(['ACRK', 'ARCK', 'ARKC', 'RAKC', 'RKAC', 'RACK'].sort());
+  });
+
+  describe('an ancestor ends while a grandchild is being created (the cascade reaches it one generation down)', () => {
+    interface Lineage {
+      readonly root: MissionHolder;
+      readonly child: MissionHolder;
+      grandchildId?: string;
+    }
+    /** Root → child (demo-subagent) → a grandchild (demo-consent-agent) created under the child, with the hooks given. */
+    async function grandchildCreation(hooks: { afterAttach?: (lineage: Lineage) => Promise<void>; afterChildCreated?: (lineage: Lineage) => Promise<void> }) {
+      const root = await obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });
+      const lineage: Lineage = { root, child: await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS }) };
+      creations.afterAttach = async (_, id) => {
+        lineage.grandchildId = id;
+        await hooks.afterAttach?.(lineage);
+      };
+      creations.afterChildCreated = async () => hooks.afterChildCreated?.(lineage);
+      const answer = await requestChild(service.listenUrl, lineage.child, { childActor: { sub: 'demo-consent-agent' }, details: LEAF_DETAILS });
+      const body = (await answer.json()) as Record<string, unknown>;
+      return { ...lineage, grandchildId: lineage.grandchildId!, answer: { status: answer.status, reason: body['mission_denial_reason'], request_uri: body['request_uri'] } };
+    }
+    const revokeRoot = async ({ root }: Lineage): Promise<void> => {
+      const reply = await postAs(service.listenUrl, 'demo-agent', '/missions/lifecycle', { mission_id: root.tokens.mission_id, operation: 'revoke', reason: 'ancestor ends' });
+      expect(reply.status).toBe(200);
+    };
+    const REFUSED = { status: 400, reason: 'parent_not_active', request_uri: undefined };
+
+    it('A, the root revoked, the cascade reaching the grandchild before its stream exists, C: parent_not_active; cascaded before creation', async () => {
+      const outcome = await grandchildCreation({
+        afterAttach: async (lineage) => {
+          await revokeRoot(lineage);
+          // The root's cascade records the child cascaded, whose own cascade then reaches the attached grandchild.
+          await eventually(async () => (await types(missionStreamName(lineage.grandchildId!))).length > 0);
+        },
+      });
+      expect(outcome.answer).toEqual(REFUSED);
+      const events = await collect(store.readStream(missionStreamName(outcome.grandchildId)));
+      expect(events.map((event) => event.type)).toEqual(['MissionCascadedBeforeCreation']);
+      expect(events[0]!.data).toMatchObject({ parent_id: outcome.child.tokens.mission_id, trigger: { mission_id: outcome.child.tokens.mission_id, state: 'cascaded' } });
+    });
+
+    it('A, C, the root revoked before the creation reads the lineage, its cascade held: the creation cascades the grandchild itself; parent_not_active', async () => {
+      const held = gate();
+      let rootId = '';
+      background.beforeCascade = async (id) => (id === rootId ? held.wait : undefined);
+      const outcome = await grandchildCreation({
+        afterChildCreated: async (lineage) => {
+          rootId = lineage.root.tokens.mission_id;
+          await revokeRoot(lineage);
+        },
+      });
+      expect(outcome.answer).toEqual(REFUSED);
+      const events = await collect(store.readStream(missionStreamName(outcome.grandchildId)));
+      expect(events.map((event) => event.type)).toEqual(['MissionCreated', 'MissionCascaded']);
+      const revokedAt = (await collect(store.readStream(missionStreamName(outcome.root.tokens.mission_id)))).find((event) => event.type === 'MissionRevoked')!.data['occurred_at'];
+      // Its parent (the child) is only projected cascaded yet: the trigger is the child, effective when the root ended.
+      expect(events[1]!.data).toMatchObject({ actor: BY_CREATION, trigger: { mission_id: outcome.child.tokens.mission_id, state: 'cascaded' }, effective_at: revokedAt });
+      held.open();
+      await eventually(async () => (await types(missionStreamName(outcome.child.tokens.mission_id))).includes('MissionCascaded'));
+      await eventually(() => cascadeWorkDone(outcome.child.tokens.mission_id));
+      expect(await types(missionStreamName(outcome.grandchildId))).toEqual(['MissionCreated', 'MissionCascaded']);
+    });
   });
 });
