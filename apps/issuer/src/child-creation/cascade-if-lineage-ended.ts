@@ -6,6 +6,7 @@ import {
 } from '@mission/issuer-domain';
 import { reportedLineage } from '../missions/lineage-report.js';
 import type { MissionLineage } from '../missions/mission-lineage.js';
+import { childDenialProtocolError } from './child-creation-errors.js';
 
 export const CREATION_CASCADE_ACTOR = { id: 'issuer:child-creation', role: 'system' } as const;
 
@@ -42,4 +43,19 @@ export async function cascadeIfLineageEnded(
     { hashChain: true, maxAttempts: 10 },
   );
   throw new ParentNotActiveError(parentState);
+}
+
+/**
+ * Spec 4.1 rule 1, spec 7 (decision 0021): runs the creation's writes after the attachment (`MissionCreated`, then
+ * `cascadeIfLineageEnded`); when the cascade reached the child first — the stream was marked before `MissionCreated`,
+ * or the parent had ended by the time it committed — the answer is `parent_not_active`, and the caller issues no grant.
+ */
+export async function parentNotActiveIfCascaded(logger: { info(obj: object, msg: string): void }, parentMissionId: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof ParentNotActiveError)) throw error;
+    logger.info({ parent_mission_id: parentMissionId, parent_state: error.state }, 'child mission cascaded before its creation grant was issued');
+    throw childDenialProtocolError('parent_not_active', error.message);
+  }
 }

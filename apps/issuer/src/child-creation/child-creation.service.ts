@@ -6,7 +6,7 @@ import { aggregateStream, decideAndAppend, handleCommand, metadataFor, type Aggr
 import {
   activeChildCount, authorityHash, childEvidenceStreamName, childExpiry, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   delegationIdFromBytes, missionDecider, missionExists, missionIdFromBytes, missionStreamName, requireChildActorAllowed, requireCreationPolicy,
-  ParentNotActiveError, requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
+  requireDelegableParent, requireFanOut, requireLineageActive, requireParentMatch, requireStrictSubset,
   type Actor, type AttenuationRecord, type AuthoritySet, type CascadeMode, type ChildActor, type ChildCreationDeniedData, type ChildCreationPolicyRule,
   type ChildEvidence, type FanOutRecord, type Mission, type MissionIntent, type MissionState, type ParentLink, type RegisteredActor,
 } from '@mission/issuer-domain';
@@ -18,7 +18,7 @@ import { MissionLineage } from '../missions/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { asProtocolErrors } from '../authorization/domain-errors.js';
-import { cascadeIfLineageEnded } from './cascade-if-lineage-ended.js';
+import { cascadeIfLineageEnded, parentNotActiveIfCascaded } from './cascade-if-lineage-ended.js';
 import { childDenialOf, childDenialProtocolError, TemporarilyUnavailableError } from './child-creation-errors.js';
 import { childRequestUri, parentGrantIdOf } from './child-creation-steps.js';
 
@@ -163,12 +163,7 @@ export class ChildCreations {
     return { sub: client.client_id, iss: this.oauth.issuer, sub_profile: client.sub_profile };
   }
 
-  /**
-   * After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4).
-   * Spec 4.1 rule 1 (decision 0021): a parent that ended after the attachment cascades the child — before
-   * `MissionCreated` (the cascade marked the stream, `create` is refused) or right after it (checked here) —
-   * and the answer is `parent_not_active` with no grant issued.
-   */
+  /** After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4); spec 4.1 rule 1: decision 0021. */
   private async commitChild(request: ChildCreationRequest, checked: Checked, ids: CommitIds): Promise<void> {
     const issuer = this.oauth.issuer;
     const parent: ParentLink = {
@@ -177,7 +172,7 @@ export class ChildCreations {
     };
     const approvedBy: Actor = { id: checked.basis, role: 'policy' };
     await asProtocolErrors(async () => {
-      await this.endedBeforeUse(checked.parent.missionId, async () => {
+      await parentNotActiveIfCascaded(this.logger, checked.parent.missionId, async () => {
         await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
           type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
           authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
@@ -191,17 +186,6 @@ export class ChildCreations {
         clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), expiresAt: ids.grantExpiresAt, now: ids.now,
       }, ids.context);
     });
-  }
-
-  /** Spec 7 `parent_not_active` when the cascade reached the child before its grant was issued (decision 0021). */
-  private async endedBeforeUse(parentMissionId: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof ParentNotActiveError)) throw error;
-      this.logger.info({ parent_mission_id: parentMissionId, parent_state: error.state }, 'child mission cascaded before its creation grant was issued');
-      throw childDenialProtocolError('parent_not_active', error.message);
-    }
   }
 
   private createdEvidence(request: ChildCreationRequest, checked: Checked, evidenceId: string, childMissionId: string, now: Date): ChildEvidence {
