@@ -41,7 +41,7 @@ describeBuilt('node apps/issuer/dist/main.js', () => {
   it.each([
     ['a key of an unsupported type', (c: { clients: Record<string, unknown>[] }) => void (firstKey(c)['kty'] = 'RSA'), 'clients[0].jwks.keys[0].kty: must be "EC" or "OKP", got "RSA"'],
     ['a private key member', (c: { clients: Record<string, unknown>[] }) => void (firstKey(c)['d'] = 'c2VjcmV0'), 'clients[0].jwks.keys[0].d: private key material must not be configured here'],
-    ['a duplicate client_id', (c: { clients: Record<string, unknown>[] }) => void c.clients.push({ ...c.clients[0]! }), 'clients[4]: duplicate client_id "demo-agent" (already at index 0)'],
+    ['a duplicate client_id', (c: { clients: Record<string, unknown>[] }) => void c.clients.push({ ...c.clients[0]! }), 'clients[5]: duplicate client_id "demo-agent" (already at index 0)'],
     ['an unknown grant type', (c: { clients: Record<string, unknown>[] }) => void (c.clients[0]!['grant_types'] = ['password']), 'clients[0].grant_types[0]: must be "authorization_code", "refresh_token" or "urn:ietf:params:oauth:grant-type:mission-child-creation", got "password"'],
   ])('exits non-zero naming the JSON path of %s in CONFIG_FILE', async (_what, edit, expected) => {
     const configFile = configWith(edit);

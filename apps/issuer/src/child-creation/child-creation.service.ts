@@ -18,6 +18,7 @@ import { MissionLineage } from '../missions/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { asProtocolErrors } from '../authorization/domain-errors.js';
+import { cascadeIfLineageEnded, parentNotActiveIfCascaded } from './cascade-if-lineage-ended.js';
 import { childDenialOf, childDenialProtocolError, TemporarilyUnavailableError } from './child-creation-errors.js';
 import type { ChildCreated, ChildCreationRequest } from './child-creation-request.js';
 import { childRequestUri, parentGrantIdOf } from './child-creation-steps.js';
@@ -38,6 +39,8 @@ const BACKOFF_CAP_MS = 250;
 
 /** Test hook: runs between the checks (steps 3–9) and the commit (step 10), to stage races. */
 export type BeforeCommitHook = (parentMissionId: string) => Promise<void>;
+/** Test hook: runs between two writes of step 10, to stage creation/cascade interleavings (decision 0021). */
+export type CreationStepHook = (parentMissionId: string, childMissionId: string) => Promise<void>;
 
 /** The parent resolved from `parent_token` (step 2), with the keys the child may never use (spec 2.5 rule 8). */
 interface ResolvedParent {
@@ -75,6 +78,9 @@ export class ChildCreations {
 
   /** Optional hook for the step-10 race tests; never set in production. */
   beforeCommit: BeforeCommitHook | undefined;
+  /** Optional hooks for the creation/cascade interleaving tests: after the attachment, after `MissionCreated`. Never set in production. */
+  afterAttach: CreationStepHook | undefined;
+  afterChildCreated: CreationStepHook | undefined;
 
   async create(request: ChildCreationRequest): Promise<ChildCreated> {
     const parent = await this.resolveParent(request);
@@ -117,6 +123,7 @@ export class ChildCreations {
         if (error instanceof WrongExpectedRevisionError) throw new TemporarilyUnavailableError('the parent mission is busy; retry the request');
         throw await this.denied(error, request, read.state, ids, [...checksRun, 'commit'], now);
       }
+      await this.afterAttach?.(parent.missionId, ids.childMissionId);
       await this.commitChild(request, outcome, parent, { ...ids, grantId, grantToken, grantExpiresAt, now, context });
       this.logger.info({ parent_mission_id: parent.missionId, mission_id: ids.childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
       return { requestUri: childRequestUri(grantToken), expiresIn: this.config.child_missions.creation_grant_ttl_seconds, childMissionId: ids.childMissionId };
@@ -175,7 +182,7 @@ export class ChildCreations {
     return { sub: client.client_id, iss: this.oauth.issuer, sub_profile: client.sub_profile };
   }
 
-  /** After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4). */
+  /** After the attachment: the child (spec 2.1, `parent` per 2.3) and its creation grant (DESIGN 2.4); spec 4.1 rule 1: decision 0021. */
   private async commitChild(request: ChildCreationRequest, checked: CreatedOutcome, resolved: ResolvedParent, ids: CommitIds): Promise<void> {
     const issuer = this.oauth.issuer;
     const parent: ParentLink = {
@@ -184,12 +191,16 @@ export class ChildCreations {
     };
     const approvedBy: Actor = { id: checked.basis, role: 'policy' };
     await asProtocolErrors(async () => {
-      await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
-        type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
-        authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
-        expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
-        parentBounds: { expiresAt: checked.parent.expiresAt, intentResources: checked.parent.intent.resources },
-      }, ids.context, { hashChain: true });
+      await parentNotActiveIfCascaded(this.logger, checked.parent.missionId, async () => {
+        await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
+          type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
+          authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
+          expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
+          parentBounds: { expiresAt: checked.parent.expiresAt, intentResources: checked.parent.intent.resources },
+        }, ids.context, { hashChain: true });
+        await this.afterChildCreated?.(checked.parent.missionId, ids.childMissionId);
+        await cascadeIfLineageEnded(this.store, this.lineage, { parentMissionId: checked.parent.missionId, childMissionId: ids.childMissionId }, { ...ids.context, now: this.clock.now() });
+      });
       await handleCommand(this.store, grantStreamName(ids.grantId), grantDecider, {
         type: 'issueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,
         clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), lineageJkts: resolved.lineageJkts, expiresAt: ids.grantExpiresAt, now: ids.now,

@@ -8,6 +8,8 @@ import {
   missionExists,
   MissionNotFoundError,
   missionStreamName,
+  terminalEffectiveAt,
+  terminalSince,
   type CascadeMission,
   type MissionEvent,
   type MissionLifecycleState,
@@ -35,7 +37,17 @@ interface CascadeIds {
 interface RememberedChildren {
   readonly revision: bigint;
   readonly state: MissionLifecycleState;
+  /** When its terminal state took effect (decision 0020). */
+  readonly terminalAt: Date | undefined;
   readonly open: readonly string[];
+}
+
+/** A terminal parent whose open children are cascaded. */
+interface TerminalParent {
+  readonly id: string;
+  readonly state: TerminalMissionState;
+  /** When its terminal state took effect: the cascade of its children took effect then (decision 0020). */
+  readonly terminalAt: Date;
 }
 
 export interface MissionCascadeOptions {
@@ -46,6 +58,8 @@ export interface MissionCascadeOptions {
   readonly retry?: ProcessManager['retry'];
   /** Cascade the next generation at once in this process (default true; see continueWith). */
   readonly continueInProcess?: boolean;
+  /** Test hook: awaited before the children of `parentMissionId` are cascaded, to stage interleavings. Never set in production. */
+  readonly beforeCascade?: (parentMissionId: string) => Promise<void>;
 }
 
 /**
@@ -57,8 +71,15 @@ export interface MissionCascadeOptions {
  * cascaded before its parent's `MissionCascaded` is committed. This process also starts on that next
  * generation at once (continueWith); the work item then finds nothing left or finishes it.
  *
- * Idempotent: `cascade` on a child that is already terminal (or past its own `expires_at`) decides
- * nothing, so a retried or re-run work item only fills in what is missing. One read of the parent's
+ * Every attached child is reached whatever its own stream holds (spec 4.1 rule 1, decision 0021): a child
+ * whose creation is still in flight (or crashed after the attachment) has no mission on its stream yet,
+ * and gets `MissionCascadedBeforeCreation`, which makes its `create` fail — so a creation and a cascade
+ * agree in every interleaving (they meet on the child's stream, each at the revision it read). What is
+ * recorded is what happened first (decision 0020): `cascaded`, or `expired` when the child's own
+ * `expires_at` came no later than the parent's terminal state took effect.
+ *
+ * Idempotent: `cascade` on a child that is already terminal (or already marked) decides nothing, so a
+ * retried or re-run work item only fills in what is missing. One read of the parent's
  * stream per work item. Children go in batches of `parallelism`: each child's stream is read and the
  * `cascade` command decided over it (with the hash chain and full metadata, as handleCommand does),
  * then the whole batch is appended by one `appendToStreams` — one transaction on the embedded store —
@@ -72,19 +93,23 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
   const memo = new OpenChildrenMemo(MEMO_CAPACITY);
   /** Children whose own children this process is cascading now, without waiting for their work item. */
   const continuations = new Map<string, Promise<void>>();
-  const skipped = (parentId: string, childId: string): void =>
-    // Attached, but the child's own stream was never written (a crash between the two commits):
-    // there is nothing to cascade; the grant-lapse process manager frees its slot.
-    options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child has no mission stream, skipped');
+  const beforeCreation = (parentId: string, childId: string): void =>
+    // Attached, but the child's own stream holds no mission (its creation is in flight or crashed after
+    // the attachment): it is marked cascaded, and its creation will be refused (decision 0021).
+    options.logger?.debug({ parent_mission_id: parentId, child_mission_id: childId }, 'cascade: attached child not created yet, cascaded before creation');
 
-  /** Records MissionCascaded on each of `open` (children of the terminal `parentId`), in batches of `parallelism`. */
-  async function cascadeChildren(parentId: string, parentState: TerminalMissionState, open: readonly string[], ids: CascadeIds, signal?: AbortSignal): Promise<void> {
+  /** Records the cascade on each of `open` (children of the terminal parent), in batches of `parallelism`. */
+  async function cascadeChildren(parent: TerminalParent, open: readonly string[], ids: CascadeIds, signal?: AbortSignal): Promise<void> {
+    await options.beforeCascade?.(parent.id);
     for (let start = 0; start < open.length; start += parallelism) {
       if (signal?.aborted === true) throw signal.reason ?? new Error('aborted');
       const now = clock();
-      const command: CascadeMission = { type: 'cascade', actor: CASCADE_ACTOR, parentMissionId: parentId, parentState, now };
+      const commandFor = (missionId: string, at: Date): CascadeMission => ({
+        type: 'cascade', actor: CASCADE_ACTOR, missionId, parentMissionId: parent.id, parentState: parent.state, parentTerminalAt: parent.terminalAt, now: at,
+      });
       const context: CommandContext = { ...ids, actor: CASCADE_ACTOR, now };
       const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];
+      const batchIds: string[] = [];
       let sinceTurn = 0;
       let turnAt = performance.now();
       for (const childId of open.slice(start, start + parallelism)) {
@@ -98,12 +123,12 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
         sinceTurn += 1;
         const stream = missionStreamName(childId);
         const current = await aggregateStream(store, stream, missionDecider);
-        if (!missionExists(current.state)) {
-          skipped(parentId, childId);
-          continue;
+        if (!missionExists(current.state) && current.state.cascadedBeforeCreation === undefined) beforeCreation(parent.id, childId);
+        const prepared = prepareAppend(stream, missionDecider, current, commandFor(childId, now), context, { hashChain: true });
+        if (prepared.events.length > 0) {
+          batch.push(prepared);
+          batchIds.push(childId);
         }
-        const prepared = prepareAppend(stream, missionDecider, current, command, context, { hashChain: true });
-        if (prepared.events.length > 0) batch.push(prepared);
       }
       if (batch.length === 0) continue;
       const outcomes = await store.appendToStreams(batch.map((prepared) => ({ streamName: prepared.streamName, events: prepared.events, expectedRevision: prepared.expectedRevision })));
@@ -120,9 +145,9 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
           continue;
         }
         if (!(outcome.error instanceof WrongExpectedRevisionError)) throw outcome.error;
-        // Written meanwhile (e.g. its own revocation): decided again on a fresh read, alone.
+        // Written meanwhile (its own revocation, or its creation after this read): decided again on a fresh read, alone.
         const retryAt = clock();
-        await handleCommand(store, prepared.streamName, missionDecider, { ...command, now: retryAt }, { ...context, now: retryAt }, { hashChain: true, maxAttempts: 10 });
+        await handleCommand(store, prepared.streamName, missionDecider, commandFor(batchIds[index]!, retryAt), { ...context, now: retryAt }, { hashChain: true, maxAttempts: 10 });
       }
     }
   }
@@ -137,7 +162,8 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
    */
   function continueWith(childId: string, remembered: RememberedChildren, ids: CascadeIds): void {
     if (options.continueInProcess === false || continuations.size >= MAX_CONTINUATIONS || continuations.has(childId) || !isTerminalMissionState(remembered.state)) return;
-    const running = cascadeChildren(childId, remembered.state, remembered.open, ids)
+    if (remembered.terminalAt === undefined) return;
+    const running = cascadeChildren({ id: childId, state: remembered.state, terminalAt: remembered.terminalAt }, remembered.open, ids)
       .then(() => memo.settled(missionStreamName(childId), remembered))
       .catch((error: unknown) => options.logger?.debug({ mission_id: childId, err: error }, 'cascade: continuation failed; the work item of the mission does it'))
       .finally(() => continuations.delete(childId));
@@ -167,12 +193,12 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       const parentId = String(work.payload['mission_id']);
       // This process may be cascading the children already (a continuation): let it finish, then do what is left.
       await continuations.get(parentId);
-      const { state: parentState, open } = (await memo.take(store, parentId)) ?? (await openChildren(store, parentId));
+      const { state: parentState, terminalAt, open } = (await memo.take(store, parentId)) ?? (await openChildren(store, parentId));
       // Terminal states never change, and only a terminal transition schedules this work.
-      if (!isTerminalMissionState(parentState)) throw new Error(`mission ${parentId} is ${parentState}, not terminal: nothing to cascade`);
+      if (!isTerminalMissionState(parentState) || terminalAt === undefined) throw new Error(`mission ${parentId} is ${parentState}, not terminal: nothing to cascade`);
       const correlationId = typeof work.payload['correlation_id'] === 'string' ? work.payload['correlation_id'] : `cascade:${parentId}`;
       const causationId = typeof work.payload['trigger_event_id'] === 'string' ? work.payload['trigger_event_id'] : `pm_mission_cascade-${parentId}`;
-      await cascadeChildren(parentId, parentState, open, { correlationId, causationId }, signal);
+      await cascadeChildren({ id: parentId, state: parentState, terminalAt }, open, { correlationId, causationId }, signal);
     },
     retry: { maxAttempts: 50, initialDelayMs: 200, maxDelayMs: 30_000, leaseMs: 60_000, ...options.retry },
   };
@@ -197,7 +223,7 @@ class OpenChildrenMemo {
     const open: string[] = [];
     for (const [childId, child] of state.children) if (!child.terminal) open.push(childId);
     if (open.length === 0) return undefined;
-    const entry = { revision, state: state.lifecycle, open };
+    const entry = { revision, state: state.lifecycle, terminalAt: terminalSince(state, state.updatedAt), open };
     this.set(streamName, entry);
     return entry;
   }
@@ -207,13 +233,13 @@ class OpenChildrenMemo {
     this.set(streamName, { ...remembered, open: [] });
   }
 
-  async take(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; open: readonly string[] } | undefined> {
+  async take(store: EventStore, missionId: string): Promise<Omit<RememberedChildren, 'revision'> | undefined> {
     const streamName = missionStreamName(missionId);
     const entry = this.entries.get(streamName);
     if (entry === undefined) return undefined;
     this.entries.delete(streamName);
     const revision = await store.streamRevision(streamName);
-    return revision === entry.revision ? { state: entry.state, open: entry.open } : undefined;
+    return revision === entry.revision ? { state: entry.state, terminalAt: entry.terminalAt, open: entry.open } : undefined;
   }
 
   private set(streamName: string, entry: RememberedChildren): void {
@@ -224,13 +250,15 @@ class OpenChildrenMemo {
 }
 
 /**
- * The parent's stored state and its attached children not yet marked terminal, in attachment order:
- * what `missionDecider.evolve` folds into `lifecycle` and `children`, read in one linear pass. (The
+ * The parent's stored state (and when a terminal one took effect, as `evolve` folds `terminalAt`) and its
+ * attached children not yet marked terminal, in attachment order: what `missionDecider.evolve` folds into
+ * `lifecycle`, `terminalAt` and `children`, read in one linear pass. (The
  * decider's fold copies the children map per attachment — quadratic in the number of children, ~0.1 s
  * for 1,000 — and the cascade needs nothing else from the parent.)
  */
-export async function openChildren(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; open: string[] }> {
+export async function openChildren(store: EventStore, missionId: string): Promise<{ state: MissionLifecycleState; terminalAt: Date | undefined; open: string[] }> {
   let state: MissionLifecycleState | undefined;
+  let terminalAt: Date | undefined;
   const terminal = new Map<string, boolean>();
   for await (const event of store.readStream(missionStreamName(missionId))) {
     const data = event.data;
@@ -242,10 +270,11 @@ export async function openChildren(store: EventStore, missionId: string): Promis
     } else if (typeof data['state'] === 'string') {
       // MissionCreated and every lifecycle transition carry the mission's state after the event.
       state = data['state'] as MissionLifecycleState;
+      terminalAt = event.type !== 'MissionCreated' && isTerminalMissionState(state) ? terminalEffectiveAt(event.type, data) : undefined;
     }
   }
   if (state === undefined) throw new MissionNotFoundError(missionId);
   const open: string[] = [];
   for (const [childId, isTerminal] of terminal) if (!isTerminal) open.push(childId);
-  return { state, open };
+  return { state, terminalAt, open };
 }

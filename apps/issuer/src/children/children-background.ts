@@ -26,6 +26,8 @@ const CHECKPOINT_INTERVAL_MS = 250;
 export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdown {
   private readonly runners: readonly ProcessManagerRunner[];
   private readonly checkpoints: CoalescedCheckpoints;
+  /** Test hook for the creation/cascade interleaving tests: awaited before a parent's children are cascaded. Never set in production. */
+  beforeCascade: ((parentMissionId: string) => Promise<void>) | undefined;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -38,7 +40,7 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
     this.checkpoints = new CoalescedCheckpoints(store.checkpoints, CHECKPOINT_INTERVAL_MS, (err) => log.warn({ err }, 'could not save a process manager checkpoint; retrying'));
     const runnerStore = withCheckpoints(store, this.checkpoints);
     this.runners = [
-      new ProcessManagerRunner(runnerStore, missionCascadeManager(store, now, { logger: log }), {
+      new ProcessManagerRunner(runnerStore, missionCascadeManager(store, now, { logger: log, beforeCascade: async (parentId) => this.beforeCascade?.(parentId) }), {
         clock: now, logger: log, pollMs: CASCADE_POLL_MS, concurrency: CASCADE_CONCURRENCY,
       }),
       new ProcessManagerRunner(runnerStore, childSlotReleaseManager(store, now), { clock: now, logger: log }),

@@ -31,6 +31,7 @@ import {
   missionIdFromBytes,
   MissionNotFoundError,
   missionStreamName,
+  ParentNotActiveError,
   type AttachChild,
   type AuthoritySet,
   type ChildEvidence,
@@ -443,31 +444,51 @@ describe('Child Missions background work on the embedded store (spec child-missi
       }
     });
 
-    it('skips an attached child whose own stream was never written (crash between attachment and creation) and still completes', async () => {
+    it('spec 4.1 rule 1, 3.2 (decision 0021): an attached child whose own stream was never written (crash between attachment and creation) is cascaded before creation; its creation and grant lapse change nothing', async () => {
       const root = await missions.root(entrySet({ max_children: 2, max_child_depth: 1 }));
       const created = await missions.child(root, entrySet());
       const missing = await missions.child(root, entrySet(), { createStream: false, issueGrant: false });
       const debug: object[] = [];
-      await startRunner(missionCascadeManager(env.store, clock.now, { logger: { debug: (obj) => debug.push(obj) }, retry: FAST_RETRY }));
+      const cascade = missionCascadeManager(env.store, clock.now, { logger: { debug: (obj) => debug.push(obj) }, retry: FAST_RETRY });
+      await startRunner(cascade);
       await missions.lifecycle(root.id, 'revoke');
       await eventually(async () => (await workTypes(env.store, 'mission_cascade', root.id)).includes('WorkCompleted'));
 
       expect(await workTypes(env.store, 'mission_cascade', root.id)).toEqual(['WorkScheduled', 'WorkClaimed', 'WorkCompleted']);
       expect(await cascadedEvents(env.store, created.id)).toHaveLength(1);
-      expect(await eventsOf(env.store, missionStreamName(missing.id))).toEqual([]);
+      const revokedAt = (await eventsOf(env.store, missionStreamName(root.id))).find((event) => event.type === 'MissionRevoked')!.data['occurred_at'];
+      const marked = await eventsOf(env.store, missionStreamName(missing.id));
+      expect(marked.map((event) => [event.type, event.data])).toEqual([
+        ['MissionCascadedBeforeCreation', expect.objectContaining({
+          mission_id: missing.id, parent_id: root.id, state: 'cascaded', trigger: { mission_id: root.id, state: 'revoked' }, effective_at: revokedAt, actor: CASCADE_ACTOR,
+        })],
+      ]);
       expect(debug).toEqual([{ parent_mission_id: root.id, child_mission_id: missing.id }]);
+      expect((await verifyHashChain(env.store, missionStreamName(missing.id))).ok).toBe(true);
+
+      // The creation that "crashed" resumes late: refused, nothing under the id becomes active.
+      await expect(missions.createChildStream(root, missing)).rejects.toBeInstanceOf(ParentNotActiveError);
+      // The grant lapse (no grant was ever issued) finds the child cascaded and leaves it; a re-run cascade decides nothing.
+      const head = await domainHead(env.store);
+      await childGrantLapseManager(env.store, clock.now).perform({ key: missing.id, payload: { child_mission_id: missing.id, parent_mission_id: root.id, grant_id: missing.grantId }, attempt: 1 }, new AbortController().signal);
+      await cascade.perform({ key: root.id, payload: { mission_id: root.id }, attempt: 2 }, new AbortController().signal);
+      expect((await eventsOf(env.store, missionStreamName(missing.id))).map((event) => event.type)).toEqual(['MissionCascadedBeforeCreation']);
+      expect(await eventsOf(env.store, grantStreamName(missing.grantId))).toEqual([]);
+      expect(await domainHead(env.store)).toBe(head);
     });
 
     it('reads the parent once: its stored state and the attached children not yet detached, in attachment order', async () => {
       const root = await missions.root(entrySet({ max_children: 3, max_child_depth: 1 }));
       const [first, second, third] = [await missions.child(root, entrySet()), await missions.child(root, entrySet()), await missions.child(root, entrySet())];
       await missions.mission(root.id, { type: 'childReachedTerminal', childMissionId: second!.id, state: 'completed', now: clock.now() });
-      expect(await openChildren(env.store, root.id)).toEqual({ state: 'active', open: [first!.id, third!.id] });
+      expect(await openChildren(env.store, root.id)).toEqual({ state: 'active', terminalAt: undefined, open: [first!.id, third!.id] });
       await missions.lifecycle(root.id, 'suspend');
       await missions.lifecycle(root.id, 'revoke');
       const state = await missions.state(root.id);
       const viaDecider = missionExists(state) ? [...state.children].filter(([, child]) => !child.terminal).map(([id]) => id) : [];
-      expect(await openChildren(env.store, root.id)).toEqual({ state: 'revoked', open: viaDecider });
+      const revokedAt = new Date(String((await eventsOf(env.store, missionStreamName(root.id))).find((event) => event.type === 'MissionRevoked')!.data['occurred_at']));
+      expect(await openChildren(env.store, root.id)).toEqual({ state: 'revoked', terminalAt: revokedAt, open: viaDecider });
+      expect(missionExists(state) && state.terminalAt).toEqual(revokedAt);
       await expect(openChildren(env.store, missionIdFromBytes(randomBytes(16)))).rejects.toBeInstanceOf(MissionNotFoundError);
     });
 

@@ -23,7 +23,7 @@ describe('issuer CONFIG_FILE schema', () => {
   it('accepts the shipped demo configuration', () => {
     const { value, warnings } = validateJson(issuerConfigSchema, demo(), 'issuer.json');
     expect(warnings).toEqual([]);
-    expect(value.clients.map((client) => client.client_id)).toEqual(['demo-agent', 'demo-consent-agent', 'demo-subagent', 'demo-admin']);
+    expect(value.clients.map((client) => client.client_id)).toEqual(['demo-agent', 'demo-consent-agent', 'demo-subagent', 'demo-worker', 'demo-admin']);
     expect(value.clients[2]!.jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
     expect(value.persons.map((person) => person.sub)).toEqual(['alice', 'bob']);
     expect(value).toMatchObject({ access_token_ttl_seconds: 300, mission_max_stale_seconds: 60 });

@@ -1,21 +1,25 @@
 import {
-  effectiveState, isTerminalMissionState, lineageState, missionExists,
-  type CascadeMode, type Mission, type MissionLifecycleState, type MissionState,
+  lineageMember, lineageReport, missionExists, reportGeneration,
+  type CascadeMode, type Mission, type MissionLifecycleState, type MissionState, type ReportedState,
 } from '@mission/issuer-domain';
 import { existingAncestors } from './mission-lineage.js';
 
 /**
- * The state Mission Status, introspection and the tree report for a mission (spec 3.2, 4.3, DESIGN
- * 2.4): `lineageState` over its ancestors (`[parent, …, root]`, read now) — own terminal state (own
- * expiry first) wins, a terminal ancestor makes it `cascaded` before the cascade process manager
- * records that, a suspended ancestor holds it `suspended`. An ancestor that cannot be read (never
- * expected) counts as a terminal one: the mission is reported non-active, never `active`.
+ * The state Mission Status, introspection and the tree report for a mission (spec 3.1, 3.2, 4.3,
+ * DESIGN 2.4, decision 0020): `lineageReport` over its ancestors (`[parent, …, root]`, read now) — a
+ * recorded terminal state as recorded, a terminal ancestor makes it `cascaded` before the cascade process
+ * manager records that (unless its own expiry came first), its own expiry, a suspended ancestor holds it
+ * `suspended`. An ancestor that cannot be read (never expected) counts as a terminal one: the mission is
+ * reported non-active, never `active`.
  */
-export function reportedState(mission: Mission, ancestors: readonly MissionState[], now: Date): MissionLifecycleState {
+export function reportedLineage(mission: Mission, ancestors: readonly MissionState[], now: Date): ReportedState {
   const existing = existingAncestors(ancestors);
-  if (existing) return lineageState(mission, existing, now);
-  const own = effectiveState(mission, now);
-  return isTerminalMissionState(own) ? own : 'cascaded';
+  if (existing) return lineageReport(mission, existing, now);
+  return reportGeneration(lineageMember(mission, now), { state: 'revoked' }, now.getTime());
+}
+
+export function reportedState(mission: Mission, ancestors: readonly MissionState[], now: Date): MissionLifecycleState {
+  return reportedLineage(mission, ancestors, now).state;
 }
 
 /** Spec 2.7: the parent projection of a Child Mission's Mission Status. */

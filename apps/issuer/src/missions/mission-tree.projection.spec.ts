@@ -3,7 +3,7 @@ import {
   authorityHash, grantIdFromBytes, lineageState, missionDecider, missionExists, missionIdFromBytes, parseAuthorizationDetails,
   type AuthoritySet, type ChildEvidence, type Mission, type MissionCommand, type MissionLifecycleState, type MissionState,
 } from '@mission/issuer-domain';
-import { lineageStep, MissionTreeProjection } from './mission-tree.projection.js';
+import { MissionTreeProjection } from './mission-tree.projection.js';
 
 const ISSUER = 'https://issuer.example';
 const T0 = new Date('2026-11-22T09:00:00.000Z');
@@ -90,8 +90,8 @@ class Feed {
     return id;
   }
 
-  lifecycle(missionId: string, type: 'suspend' | 'resume' | 'revoke' | 'complete'): void {
-    this.run(missionId, { type, actor, reason: 'test', now: T0 });
+  lifecycle(missionId: string, type: 'suspend' | 'resume' | 'revoke' | 'complete', now = T0): void {
+    this.run(missionId, { type, actor, reason: 'test', now });
   }
 
   mission(missionId: string): Mission {
@@ -214,12 +214,46 @@ describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)'
   });
 });
 
-describe('lineageStep agrees with the domain lineageState (spec 3.2), one generation at a time', () => {
-  const states: MissionLifecycleState[] = ['active', 'suspended', 'completed', 'superseded', 'revoked', 'expired', 'cascaded'];
-  const feed = new Feed();
-  const base = feed.mission(feed.root());
-  const withState = (lifecycle: MissionLifecycleState): Mission => ({ ...base, lifecycle });
-  it.each(states.flatMap((own) => [undefined, ...states].map((parent) => [own, parent] as const)))('own %s under parent %s', (own, parent) => {
-    expect(lineageStep(own, parent)).toBe(lineageState(withState(own), parent === undefined ? [] : [withState(parent)], NOW));
+describe('MissionTreeProjection reports what happened first (spec 3.1, 3.2; decision 0020)', () => {
+  const t = (hhmm: string): Date => new Date(`2026-11-22T${hhmm}:00.000Z`);
+
+  it('spec 3.1: a cascaded child stays cascaded in the tree once its own expires_at passes — projected, then recorded late', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const a = feed.child(root, [0], { set: CHILD_DELEGABLE, expiresAt: t('12:00') });
+    const grandchild = feed.child(a, [0], { clientId: 'demo-consent-agent', expiresAt: t('12:00') });
+    feed.lifecycle(root, 'revoke', t('10:30'));
+    expect(feed.states(root, t('11:00'))).toEqual({ [root]: 'revoked', [a]: 'cascaded', [grandchild]: 'cascaded' });
+    expect(feed.states(root, t('13:00'))).toEqual({ [root]: 'revoked', [a]: 'cascaded', [grandchild]: 'cascaded' });
+    feed.expectAgreesWithDomain(root, t('13:00'));
+    // The cascade process manager records it after the child's own expiry: nothing changes.
+    feed.run(a, { type: 'cascade', actor, missionId: a, parentMissionId: root, parentState: 'revoked', parentTerminalAt: t('10:30'), now: t('12:30') });
+    expect(feed.mission(a).lifecycle).toBe('cascaded');
+    expect(feed.states(root, t('13:00'))).toEqual({ [root]: 'revoked', [a]: 'cascaded', [grandchild]: 'cascaded' });
+    feed.expectAgreesWithDomain(root, t('13:00'));
+    expect(feed.states(a, t('13:00'))).toEqual({ [a]: 'cascaded', [grandchild]: 'cascaded' });
+  });
+
+  it('spec 3.2 last row: a child whose own expires_at came before its parent ended is expired, not cascaded', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const early = feed.child(root, [0], { expiresAt: t('10:00') });
+    const late = feed.child(root, [0], { expiresAt: t('12:00') });
+    feed.lifecycle(root, 'complete', t('10:30'));
+    expect(feed.states(root, t('11:00'))).toEqual({ [root]: 'completed', [early]: 'expired', [late]: 'cascaded' });
+    feed.expectAgreesWithDomain(root, t('11:00'));
+    feed.expectAgreesWithDomain(root, t('13:00'));
+  });
+
+  it('spec 3.2 last row: a projected suspension yields to the own expiry; a recorded terminal state never does', () => {
+    const feed = new Feed();
+    const root = feed.root();
+    const held = feed.child(root, [0], { expiresAt: t('12:00') });
+    const revoked = feed.child(root, [0], { expiresAt: t('12:00') });
+    feed.lifecycle(revoked, 'revoke', t('09:30'));
+    feed.lifecycle(root, 'suspend', t('10:00'));
+    expect(feed.states(root, t('11:00'))).toEqual({ [root]: 'suspended', [held]: 'suspended', [revoked]: 'revoked' });
+    expect(feed.states(root, t('12:00'))).toEqual({ [root]: 'suspended', [held]: 'expired', [revoked]: 'revoked' });
+    feed.expectAgreesWithDomain(root, t('12:00'));
   });
 });

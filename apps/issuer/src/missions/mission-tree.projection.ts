@@ -1,8 +1,8 @@
 import { formatPosition, type Position, type RecordedEvent } from '@mission/event-store';
 import type { Projection } from '@mission/es-kit';
 import {
-  isTerminalMissionState, MISSION_LIFECYCLE_STATES,
-  type CascadeMode, type ChildMissionAttachedData, type ChildMissionDetachedData, type MissionCreatedData, type MissionLifecycleState,
+  isTerminalMissionState, MISSION_LIFECYCLE_STATES, reportGeneration, terminalEffectiveAt,
+  type CascadeMode, type ChildMissionAttachedData, type ChildMissionDetachedData, type MissionCreatedData, type MissionLifecycleState, type ReportedState,
 } from '@mission/issuer-domain';
 
 /** DESIGN 2.1 `/missions/tree`: the most nodes one answer carries; beyond it the answer says `truncated`. */
@@ -50,6 +50,8 @@ interface TreeNode {
   readonly clientId: string;
   lifecycle: MissionLifecycleState;
   readonly expiresAt: number;
+  /** A recorded terminal state: when it took effect (decision 0020). */
+  terminalAt: number | undefined;
   readonly depth: number;
   readonly cascadeMode: CascadeMode | undefined;
   readonly createdAt: string;
@@ -69,9 +71,10 @@ const LIFECYCLE_STATES: ReadonlySet<string> = new Set(MISSION_LIFECYCLE_STATES);
  * mission id, rebuilt from the `mission` category on every start. It follows the mission decider's
  * `evolve` for what it keeps — creation, the state of every lifecycle transition (`data.state`),
  * attachment and detachment on the parent's stream — so its counters are the ones creation enforces.
- * States are reported as lineage states computed at query time (own expiry first, a terminal ancestor →
- * `cascaded`, a suspended ancestor → `suspended`), like MissionLineage-based answers, but from this
- * model: a tree may lag the store by what the runner has not applied yet.
+ * States are reported as lineage states computed at query time with the domain's `reportGeneration`
+ * (a recorded terminal state as recorded, a terminal ancestor → `cascaded` unless the node's own expiry
+ * came first, own expiry, a suspended ancestor → `suspended`), like MissionLineage-based answers, but
+ * from this model: a tree may lag the store by what the runner has not applied yet.
  */
 export class MissionTreeProjection implements Projection {
   readonly name = 'mission_tree';
@@ -91,7 +94,9 @@ export class MissionTreeProjection implements Projection {
     if (event.type === 'ChildMissionDetached') return this.detached(node, event.data as unknown as ChildMissionDetachedData);
     // Every other event on a mission stream is a lifecycle transition carrying the new state.
     const state = event.data['state'];
-    if (typeof state === 'string' && LIFECYCLE_STATES.has(state)) node.lifecycle = state as MissionLifecycleState;
+    if (typeof state !== 'string' || !LIFECYCLE_STATES.has(state)) return;
+    node.lifecycle = state as MissionLifecycleState;
+    node.terminalAt = isTerminalMissionState(node.lifecycle) ? terminalEffectiveAt(event.type, event.data)?.getTime() ?? event.created.getTime() : undefined;
   }
 
   reset(): void {
@@ -121,7 +126,7 @@ export class MissionTreeProjection implements Projection {
     if (!root) return undefined;
     const at = now.getTime();
     const nodes: MissionTreeNodeView[] = [];
-    const reported = new Map<string, MissionLifecycleState>([[root.missionId, this.reportedStateOf(root, at)]]);
+    const reported = new Map<string, ReportedState>([[root.missionId, this.reportedStateOf(root, at)]]);
     const queue: TreeNode[] = [root];
     let truncated = false;
     for (let next = 0; next < queue.length; next++) {
@@ -131,12 +136,12 @@ export class MissionTreeProjection implements Projection {
       }
       const node = queue[next]!;
       const state = reported.get(node.missionId)!;
-      nodes.push(this.view(node, state));
+      nodes.push(this.view(node, state.state));
       for (const childId of node.childIds) {
         const child = this.nodes.get(childId);
         // A child attached but not yet created has no record to show; it still counts in `fanout`.
         if (!child || reported.has(childId)) continue;
-        reported.set(childId, lineageStep(ownState(child, at), state));
+        reported.set(childId, reportGeneration(child, state, at));
         queue.push(child);
       }
     }
@@ -152,6 +157,7 @@ export class MissionTreeProjection implements Projection {
       clientId: data.client_id,
       lifecycle: data.state,
       expiresAt: Date.parse(data.expires_at),
+      terminalAt: undefined,
       depth: parent?.depth ?? 0,
       cascadeMode: parent?.cascade_mode,
       createdAt: data.occurred_at,
@@ -176,17 +182,17 @@ export class MissionTreeProjection implements Projection {
   }
 
   /** The lineage state of a node from the top of its known lineage down. */
-  private reportedStateOf(node: TreeNode, at: number): MissionLifecycleState {
+  private reportedStateOf(node: TreeNode, at: number): ReportedState {
     const lineage: TreeNode[] = [node];
     for (let current = node; current.parentId !== undefined && lineage.length <= node.depth; ) {
       const parent = this.nodes.get(current.parentId);
       // A parent this model does not know counts as a terminal one (as reportedState does).
-      if (!parent) return lineageStep(ownState(node, at), 'revoked');
+      if (!parent) return reportGeneration(node, { state: 'revoked' }, at);
       lineage.push(parent);
       current = parent;
     }
-    let state: MissionLifecycleState | undefined;
-    for (let i = lineage.length - 1; i >= 0; i--) state = lineageStep(ownState(lineage[i]!, at), state);
+    let state: ReportedState | undefined;
+    for (let i = lineage.length - 1; i >= 0; i--) state = reportGeneration(lineage[i]!, state, at);
     return state!;
   }
 
@@ -207,21 +213,6 @@ export class MissionTreeProjection implements Projection {
       })),
     };
   }
-}
-
-/** `effectiveState`: expiry before the stored state. */
-function ownState(node: TreeNode, at: number): MissionLifecycleState {
-  return at >= node.expiresAt ? 'expired' : node.lifecycle;
-}
-
-/**
- * `lineageState` one generation at a time: the child's own terminal state wins; a terminal parent
- * (itself or through its ancestors) makes it `cascaded`; a suspended one holds it `suspended`.
- */
-export function lineageStep(own: MissionLifecycleState, parentReported: MissionLifecycleState | undefined): MissionLifecycleState {
-  if (isTerminalMissionState(own) || parentReported === undefined) return own;
-  if (isTerminalMissionState(parentReported)) return 'cascaded';
-  return parentReported === 'suspended' ? 'suspended' : own;
 }
 
 /** `activeChildCount`: non-terminal attachments drawing on the entry. */

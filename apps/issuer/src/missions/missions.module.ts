@@ -9,6 +9,7 @@ import { CLOCK } from '../oauth/clock.js';
 import { IntrospectionController } from './introspection.controller.js';
 import { MissionAuditController } from './mission-audit.controller.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
+import { MissionLineage } from './mission-lineage.js';
 import { MissionStatusProjection } from './mission-status.projection.js';
 import { MissionTreeReadModel } from './mission-tree.read-model.js';
 import { MissionsController } from './missions.controller.js';
@@ -26,13 +27,14 @@ class MissionBackgroundWork implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     readonly statuses: MissionStatusProjection,
     private readonly readiness: ReadinessRegistry,
+    lineage: MissionLineage,
   ) {
     const log = logger.child({ component: 'missions' });
     this.projection = new ProjectionRunner(store, statuses, { logger: log });
     // Its trigger checkpoint coalesced like the children runners' (one commit per event otherwise: a
     // cascade of 10,000 descendants cost this runner 10,000 commits).
     this.checkpoints = new CoalescedCheckpoints(store.checkpoints, 250, (err) => log.warn({ err }, 'could not save a process manager checkpoint; retrying'));
-    this.expiry = new ProcessManagerRunner(withCheckpoints(store, this.checkpoints), missionExpiryManager(store, () => clock.now()), { clock: () => clock.now(), logger: log });
+    this.expiry = new ProcessManagerRunner(withCheckpoints(store, this.checkpoints), missionExpiryManager(store, () => clock.now(), lineage), { clock: () => clock.now(), logger: log });
   }
 
   async onModuleInit(): Promise<void> {

@@ -46,10 +46,10 @@ describe('attachChild decides the child\'s bounds over the parent\'s state (issu
   });
 
   it('spec 2.5 rules 1–2 (attacker: a broader child entry than its justifying parent entry, bypassing the service): refused not_strict_subset', () => {
-    const broader = [
+    const broader: AuthoritySet = [
       { type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read', 'invoices.write'], constraints: { max_amount: { value: '500.00', currency: 'EUR' } } },
     ];
-    const dropped = [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }];
+    const dropped: AuthoritySet = [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }];
     for (const authoritySet of [broader, dropped]) {
       expect(() => missionDecider.decide(attach({ child: { ...requestedChildWithin(PARENT_SET, [0]), authoritySet } }), parent)).toThrow(ChildCreationDeniedError);
     }

@@ -2,7 +2,7 @@ import { missionIdFromBytes } from '../mission/mission-id.js';
 import { effectiveState, type Mission } from '../mission/mission.state.js';
 import type { MissionLifecycleState } from '../mission/mission-lifecycle.js';
 import { at, EXPIRES_AT, MISSION_ID, missionRecord, OTHER_MISSION_ID, parentLink } from '../testing/fixtures.js';
-import { lineageState } from './lineage-state.js';
+import { lineageReport, lineageState, reportGeneration } from './lineage-state.js';
 
 const NOW = at('2026-11-22T12:00:00.000Z');
 const ROOT_ID = missionIdFromBytes(new Uint8Array(16).fill(3));
@@ -56,8 +56,54 @@ describe('lineageState (spec 3.2 transitions under immediate cascade, spec 4.3, 
       expect(lineageState(child('suspended'), [parent(), root('suspended')], CHILD_EXPIRES_AT)).toBe('expired');
     });
 
-    it('DESIGN 2.3: own expiry wins over a terminal ancestor (expired, not cascaded)', () => {
-      expect(lineageState(child('active'), [parent('revoked'), root()], CHILD_EXPIRES_AT)).toBe('expired');
+    it.each(TERMINAL)('spec 3.1 (decision 0020): a recorded %s never changes, also once the child\'s own expires_at has passed', (own) => {
+      for (const ancestors of [[parent(), root()], [parent('suspended'), root()], [parent('revoked'), root()]]) {
+        expect(lineageState(child(own), ancestors, CHILD_EXPIRES_AT)).toBe(own);
+        expect(lineageState(child(own), ancestors, at('2026-11-23T00:00:00.000Z'))).toBe(own);
+      }
+      expect(lineageState(root(own), [], at('2026-11-23T00:00:00.000Z'))).toBe(own);
+    });
+  });
+
+  describe('what happened first: a terminal ancestor or the child\'s own expiry (spec 3.1, 3.2; decision 0020)', () => {
+    const revokedAt = (iso: string) => ({ updatedAt: at(iso), terminalAt: at(iso) });
+
+    it('spec 3.1, 3.2: a child projected cascaded stays cascaded once its own expires_at passes (the parent ended first)', () => {
+      const parentRevoked = parent('revoked', revokedAt('2026-11-22T13:00:00.000Z'));
+      expect(lineageState(child('active'), [parentRevoked, root()], at('2026-11-22T13:30:00.000Z'))).toBe('cascaded');
+      expect(lineageState(child('active'), [parentRevoked, root()], CHILD_EXPIRES_AT)).toBe('cascaded');
+      expect(lineageState(child('suspended'), [parentRevoked, root()], at('2026-11-23T00:00:00.000Z'))).toBe('cascaded');
+      expect(lineageReport(child('active'), [parentRevoked, root()], CHILD_EXPIRES_AT)).toEqual({ state: 'cascaded', since: Date.parse('2026-11-22T13:00:00.000Z') });
+    });
+
+    it('spec 3.1, 3.2: through a grandparent too — the cascade took effect when the root ended', () => {
+      const rootCompleted = root('completed', revokedAt('2026-11-22T12:30:00.000Z'));
+      expect(lineageReport(child('active'), [parent(), rootCompleted], CHILD_EXPIRES_AT)).toEqual({ state: 'cascaded', since: Date.parse('2026-11-22T12:30:00.000Z') });
+      // The parent's own recorded cascade carries when it took effect.
+      const parentCascaded = parent('cascaded', { updatedAt: at('2026-11-22T15:00:00.000Z'), terminalAt: at('2026-11-22T12:30:00.000Z') });
+      expect(lineageState(child('active'), [parentCascaded, rootCompleted], CHILD_EXPIRES_AT)).toBe('cascaded');
+    });
+
+    it('spec 3.2 last row: a child whose own expires_at came before (or with) the parent\'s end is expired', () => {
+      const parentRevokedLater = parent('revoked', revokedAt('2026-11-22T14:30:00.000Z'));
+      expect(lineageState(child('active'), [parentRevokedLater, root()], at('2026-11-22T15:00:00.000Z'))).toBe('expired');
+      const parentRevokedWith = parent('revoked', revokedAt('2026-11-22T14:00:00.000Z'));
+      expect(lineageState(child('active'), [parentRevokedWith, root()], at('2026-11-22T15:00:00.000Z'))).toBe('expired');
+      // A parent capped at the same expires_at: both end together, the child by its own expiry.
+      const parentSameExpiry = parent('active', { expiresAt: CHILD_EXPIRES_AT });
+      expect(lineageState(child('active'), [parentSameExpiry, root()], CHILD_EXPIRES_AT)).toBe('expired');
+    });
+
+    it('spec 3.2 last row: only a projected suspended yields to the child\'s own expiry', () => {
+      expect(lineageState(child('active'), [parent('suspended'), root()], CHILD_EXPIRES_AT)).toBe('expired');
+      expect(lineageState(child('active'), [parent('revoked', revokedAt('2026-11-22T13:00:00.000Z')), root('suspended')], CHILD_EXPIRES_AT)).toBe('cascaded');
+    });
+
+    it('reportGeneration: a recorded expiry took effect at expires_at, however late it was recorded', () => {
+      const member = { lifecycle: 'expired' as const, expiresAt: Date.parse('2026-11-22T13:00:00.000Z'), terminalAt: Date.parse('2026-11-22T13:00:00.000Z') };
+      expect(reportGeneration(member, undefined, Date.parse('2026-11-22T18:00:00.000Z'))).toEqual({ state: 'expired', since: member.expiresAt });
+      const under = { lifecycle: 'active' as const, expiresAt: Date.parse('2026-11-22T13:00:00.000Z') };
+      expect(reportGeneration(under, { state: 'expired', since: member.expiresAt }, Date.parse('2026-11-22T18:00:00.000Z'))).toEqual({ state: 'expired', since: under.expiresAt });
     });
   });
 

@@ -163,7 +163,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
   describe('redeemChildGrant', () => {
     it('spec 2.5 rule 8, 5 rules 3–4 (attacker: the child actor presents the parent grant\'s key or a grandparent grant\'s key): refused, nothing recorded, the grant stays redeemable', () => {
       const GRANDPARENT_JKT = sha256Base64url('grandparent client key');
-      const lineage: GrantEvent = { ...issued, data: { ...(issued.data as object), lineage_jkts: [PARENT_JKT, GRANDPARENT_JKT] } } as GrantEvent;
+      const lineage = { ...issued, data: { ...issued.data, lineage_jkts: [PARENT_JKT, GRANDPARENT_JKT] } } as GrantEvent;
       for (const jkt of [PARENT_JKT, GRANDPARENT_JKT]) {
         expect(() => grantDecider.decide(redeem({ dpopJkt: jkt }), [lineage].reduce(grantDecider.evolve, grantDecider.initialState))).toThrow(ChildKeyIsLineageKeyError);
       }

@@ -7,3 +7,4 @@ export * from './mission.events.js';
 export * from './mission.commands.js';
 export * from './mission.state.js';
 export * from './mission.decider.js';
+export * from './terminal-effect.js';

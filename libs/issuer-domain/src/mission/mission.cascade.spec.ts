@@ -1,4 +1,4 @@
-import { given } from '@mission/decider';
+import { fold, given } from '@mission/decider';
 import { authorityHash } from '../authority-set/authority-hash.js';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import { activeChildCount } from '../children/fan-out.js';
@@ -20,8 +20,9 @@ import {
 import type { CascadeMission, ChangeMissionLifecycle } from './mission.commands.js';
 import { missionDecider } from './mission.decider.js';
 import { MissionNotActiveError, MissionNotFoundError } from './mission.errors.js';
-import type { ChildMissionAttached, ChildMissionDetached, MissionCascaded, MissionEvent, MissionExpired, MissionLifecycleEvent } from './mission.events.js';
-import { assertDerivable, effectiveState, initialMissionState, missionExists, type Mission, type MissionState } from './mission.state.js';
+import { ParentNotActiveError } from '../children/child-attachment.errors.js';
+import type { ChildMissionAttached, ChildMissionDetached, MissionCascaded, MissionCascadedBeforeCreation, MissionEvent, MissionExpired, MissionLifecycleEvent } from './mission.events.js';
+import { assertDerivable, effectiveState, initialMissionState, missionExists, terminalSince, type Mission, type MissionState } from './mission.state.js';
 import { missionIdFromBytes } from './mission-id.js';
 import type { LifecycleOperation, MissionLifecycleState, TerminalMissionState } from './mission-lifecycle.js';
 
@@ -59,15 +60,18 @@ const detached = (n: number, state: TerminalMissionState = 'completed'): ChildMi
   data: { mission_id: MISSION_ID, child_mission_id: grandchildId(n), state, occurred_at: T1.toISOString() },
 });
 
+/** The parent ended at T2 unless told otherwise. */
 const cascade = (overrides: Partial<CascadeMission> = {}): CascadeMission => ({
   type: 'cascade',
   actor: CASCADE_PROCESS,
+  missionId: MISSION_ID,
   parentMissionId: OTHER_MISSION_ID,
   parentState: 'revoked',
+  parentTerminalAt: T2,
   now: T2,
   ...overrides,
 });
-function cascaded(previous: MissionLifecycleState, version: number, parentState: TerminalMissionState = 'revoked', extra: { open_children?: number } = {}, now = T2): MissionCascaded {
+function cascaded(previous: MissionLifecycleState, version: number, parentState: TerminalMissionState = 'revoked', extra: { open_children?: number; effective_at?: string } = {}, now = T2): MissionCascaded {
   return {
     type: 'MissionCascaded',
     data: {
@@ -79,6 +83,7 @@ function cascaded(previous: MissionLifecycleState, version: number, parentState:
       version,
       occurred_at: now.toISOString(),
       trigger: { mission_id: OTHER_MISSION_ID, state: parentState },
+      effective_at: T2.toISOString(),
       parent_id: OTHER_MISSION_ID,
       ...extra,
     },
@@ -100,17 +105,17 @@ function transition(
     data: { mission_id: MISSION_ID, actor: CLIENT, reason: `please ${type}`, previous_state: previous, state, version, occurred_at: now.toISOString(), ...extra },
   } as MissionLifecycleEvent;
 }
-function expired(previous: MissionLifecycleState, version: number, expiresAt: Date, extra: { parent_id?: string; open_children?: number } = {}): MissionExpired {
+function expired(previous: MissionLifecycleState, version: number, expiresAt: Date, extra: { parent_id?: string; open_children?: number } = {}, recordedAt = expiresAt, actor = EXPIRY_PROCESS): MissionExpired {
   return {
     type: 'MissionExpired',
     data: {
       mission_id: MISSION_ID,
-      actor: EXPIRY_PROCESS,
+      actor,
       reason: 'expires_at reached',
       previous_state: previous,
       state: 'expired',
       version,
-      occurred_at: expiresAt.toISOString(),
+      occurred_at: recordedAt.toISOString(),
       expires_at: expiresAt.toISOString(),
       ...extra,
     },
@@ -184,10 +189,39 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
       given(missionDecider, [childCreated, terminal]).when(cascade({ now: T3, parentState: 'expired' })).thenNothingHappens();
     });
 
-    it('spec 3.2 last row, DESIGN 2.3: a child past its own expires_at (not yet recorded) decides nothing — expiry wins over cascade', () => {
-      given(missionDecider, [childCreated]).when(cascade({ now: CHILD_EXPIRES_AT })).thenNothingHappens();
-      given(missionDecider, [childCreated, transition('suspend', 'active', 'suspended', 2)]).when(cascade({ now: at('2026-11-22T15:00:00.001Z') })).thenNothingHappens();
-      given(missionDecider, [childCreated]).when(cascade({ now: at('2026-11-22T14:59:59.999Z') })).then([cascaded('active', 2, 'revoked', {}, at('2026-11-22T14:59:59.999Z'))]);
+    it('spec 3.1, 3.2 (decision 0020): a cascade recorded after the child\'s own expires_at records cascaded when the parent ended first, with effective_at', () => {
+      const late = at('2026-11-22T16:00:00.000Z');
+      given(missionDecider, [childCreated]).when(cascade({ now: late })).then([cascaded('active', 2, 'revoked', {}, late)]);
+      given(missionDecider, [childCreated, transition('suspend', 'active', 'suspended', 2)])
+        .when(cascade({ now: late, parentTerminalAt: at('2026-11-22T14:59:59.999Z') }))
+        .then([cascaded('suspended', 3, 'revoked', { effective_at: '2026-11-22T14:59:59.999Z' }, late)]);
+    });
+
+    it('spec 3.2 last row, 3.1 (decision 0020): when the child\'s own expires_at came no later than the parent\'s end, the cascade records expired (a tie goes to the expiry)', () => {
+      const late = at('2026-11-22T16:00:00.000Z');
+      given(missionDecider, [childCreated]).when(cascade({ now: late, parentTerminalAt: CHILD_EXPIRES_AT })).then([expired('active', 2, CHILD_EXPIRES_AT, { parent_id: OTHER_MISSION_ID }, late, CASCADE_PROCESS)]);
+      given(missionDecider, [childCreated, attached(1)])
+        .when(cascade({ now: late, parentTerminalAt: late, parentState: 'expired' }))
+        .then([expired('active', 2, CHILD_EXPIRES_AT, { parent_id: OTHER_MISSION_ID, open_children: 1 }, late, CASCADE_PROCESS)]);
+    });
+
+    it('spec 3.1 (decision 0020): evolve keeps when a terminal state took effect — an expiry at expires_at, a cascade at effective_at, any other when recorded', () => {
+      const late = at('2026-11-22T16:00:00.000Z');
+      expect(terminalSince(stateAfter(fold(missionDecider, [childCreated, expired('active', 2, CHILD_EXPIRES_AT, { parent_id: OTHER_MISSION_ID }, late)])), late)).toEqual(CHILD_EXPIRES_AT);
+      expect(terminalSince(stateAfter(fold(missionDecider, [childCreated, cascaded('active', 2, 'revoked', {}, late)])), late)).toEqual(T2);
+      expect(terminalSince(stateAfter(fold(missionDecider, [childCreated, transition('revoke', 'active', 'revoked', 2, { parent_id: OTHER_MISSION_ID }, T3)])), late)).toEqual(T3);
+      // A MissionCascaded recorded before decision 0020 has no effective_at: when it was recorded stands in.
+      const old: MissionCascaded['data'] = { ...cascaded('active', 2, 'revoked', {}, T3).data };
+      delete (old as { effective_at?: string }).effective_at;
+      expect(terminalSince(stateAfter(fold(missionDecider, [childCreated, { type: 'MissionCascaded', data: old }])), late)).toEqual(T3);
+      expect(terminalSince(stateAfter(fold(missionDecider, [childCreated])), T3)).toBeUndefined();
+    });
+
+    it('decision 0020: a parent time ahead of this clock never records a child expired that has not expired yet', () => {
+      const early = at('2026-11-22T14:00:00.000Z');
+      given(missionDecider, [childCreated])
+        .when(cascade({ now: early, parentTerminalAt: at('2026-11-22T15:30:00.000Z') }))
+        .then([cascaded('active', 2, 'revoked', { effective_at: '2026-11-22T15:30:00.000Z' }, early)]);
     });
 
     it('spec 2.3 rule 1: a cascade naming another mission than the child\'s parent is refused with InvalidCommandError', () => {
@@ -206,12 +240,39 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
       ['an unknown parentState', { parentState: 'gone' as TerminalMissionState }],
       ['an actor without role', { actor: { id: 'mission-cascade', role: '' } }],
       ['an invalid now', { now: new Date(Number.NaN) }],
+      ['an invalid parentTerminalAt', { parentTerminalAt: new Date(Number.NaN) }],
+      ['a malformed missionId', { missionId: 'msn_short' }],
+      ['another missionId than the stream\'s', { missionId: grandchildId(9) }],
     ])('spec 3.2, DESIGN 2.4 cascade process manager: refuses %s with InvalidCommandError (the process manager built it)', (_, overrides) => {
       given(missionDecider, [childCreated]).when(cascade(overrides)).thenThrows(InvalidCommandError);
     });
 
-    it('spec 3.2, DESIGN 2.4: refuses a cascade of a missing mission with MissionNotFoundError', () => {
-      given(missionDecider).when(cascade()).thenThrows(MissionNotFoundError);
+    it('spec 4.1 rule 1, 3.2 (decision 0021): an attached child whose stream holds no mission yet is cascaded before creation, once', () => {
+      const marker: MissionCascadedBeforeCreation = {
+        type: 'MissionCascadedBeforeCreation',
+        data: {
+          mission_id: MISSION_ID, parent_id: OTHER_MISSION_ID, actor: CASCADE_PROCESS, reason: 'parent mission revoked before the child mission was created',
+          state: 'cascaded', trigger: { mission_id: OTHER_MISSION_ID, state: 'revoked' }, effective_at: T2.toISOString(), occurred_at: T3.toISOString(),
+        },
+      };
+      const state = given(missionDecider).when(cascade({ now: T3 })).then([marker]);
+      expect(missionExists(state)).toBe(false);
+      expect(state).toEqual({ lifecycle: 'none', cascadedBeforeCreation: { parentId: OTHER_MISSION_ID, parentState: 'revoked', effectiveAt: T2 } });
+      given(missionDecider, [marker]).when(cascade({ now: T3 })).thenNothingHappens();
+      given(missionDecider, [marker]).when(cascade({ now: T3, parentState: 'cascaded' })).thenNothingHappens();
+    });
+
+    it('spec 4.1 rule 1 (decision 0021): after the cascade came first, create is refused (ParentNotActiveError) and no lifecycle operation applies', () => {
+      const marker = missionDecider.decide(cascade(), initialMissionState);
+      given(missionDecider, marker)
+        .when(createCommand({ authoritySet: SET, authorityHash: HASH, expiresAt: CHILD_EXPIRES_AT, parent: parentLink() }))
+        .thenThrows(ParentNotActiveError, (error) => expect(error).toMatchObject({ state: 'revoked', missionDenialReason: 'parent_not_active' }));
+      for (const operation of ['resume', 'suspend', 'revoke', 'complete'] as const) {
+        given(missionDecider, marker).when(op(operation, T3)).thenThrows(MissionNotActiveError, (error) => expect(error).toMatchObject({ state: 'cascaded' }));
+      }
+      given(missionDecider, marker).when({ type: 'expire', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT }).thenThrows(MissionNotFoundError);
+      // A MissionCreated that did commit first is never undone by a later marker event (evolve ignores it).
+      expect(missionExists(missionDecider.evolve(missionDecider.evolve(initialMissionState, childCreated), marker[0]!))).toBe(true);
     });
   });
 

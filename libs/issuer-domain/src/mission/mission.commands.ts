@@ -107,15 +107,23 @@ export interface ChildReachedTerminal {
 }
 
 /**
- * Spec 3.2 immediate cascade, from the cascade process manager: a terminal trigger hit this (child)
- * mission's parent. Idempotent: a child already terminal (or past its own expiry) decides nothing.
+ * Spec 3.2 immediate cascade, from the cascade process manager (or creation, or expiry, when they find
+ * the parent already terminal): a terminal trigger hit this (child) mission's parent. Records what
+ * happened first (decision 0020): `cascaded`, or `expired` when the child's own `expires_at` came no
+ * later than the parent's terminal state took effect. Idempotent: a child already terminal decides nothing.
+ * On a stream without a mission yet (an attached child whose creation is in flight or crashed), it
+ * records `MissionCascadedBeforeCreation`, after which `create` is refused there.
  */
 export interface CascadeMission {
   readonly type: 'cascade';
   readonly actor: Actor;
+  /** The child: this stream's mission. */
+  readonly missionId: string;
   /** Must be this mission's `parent.id`. */
   readonly parentMissionId: string;
   readonly parentState: TerminalMissionState;
+  /** When the parent's terminal state took effect (`terminalSince` of the parent, or its lineage report). */
+  readonly parentTerminalAt: Date;
   readonly now: Date;
 }
 

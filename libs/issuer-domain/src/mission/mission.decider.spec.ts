@@ -231,14 +231,15 @@ describe('Mission decider', () => {
         .thenThrows(MissionNotActiveError);
     });
 
-    it('DESIGN 2.3: effectiveState is expired once now ≥ expires_at, whatever is stored', () => {
+    it('DESIGN 2.3, spec 3.1 (decision 0020): effectiveState is expired once now ≥ expires_at, unless a terminal state is recorded — that one never changes', () => {
       const active = fold(missionDecider, [missionCreated]);
       expect(effectiveState(active, at('2026-11-22T16:59:59.999Z'))).toBe('active');
       expect(effectiveState(active, afterExpiry)).toBe('expired');
       expect(effectiveState(fold(missionDecider, [missionCreated, suspended]), afterExpiry)).toBe('expired');
       expect(effectiveState(fold(missionDecider, [missionCreated, suspended]), T2)).toBe('suspended');
       expect(effectiveState(fold(missionDecider, [missionCreated, revoked]), T2)).toBe('revoked');
-      expect(effectiveState(fold(missionDecider, [missionCreated, revoked]), afterExpiry)).toBe('expired');
+      expect(effectiveState(fold(missionDecider, [missionCreated, revoked]), afterExpiry)).toBe('revoked');
+      expect(effectiveState(fold(missionDecider, [missionCreated, completed]), afterExpiry)).toBe('completed');
       expect(() => effectiveState(missionDecider.initialState, T1)).toThrow(MissionNotFoundError);
     });
 

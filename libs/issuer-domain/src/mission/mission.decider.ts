@@ -7,7 +7,8 @@ import { assertDate, assertText } from '../shared/guards.js';
 import { hasControlCharacters, isWellFormedString } from '../shared/json.js';
 import { parseRfc3339 } from '../shared/rfc3339.js';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
-import type { CascadeMission, ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
+import { ParentNotActiveError } from '../children/child-attachment.errors.js';
+import type { ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
 import { assertChildRecord, assertWithinParentBounds, checkedAuthoritySet, decideAttachChild, decideChildReachedTerminal } from './mission.children.decide.js';
 import {
   InvalidTransitionError,
@@ -18,8 +19,10 @@ import {
   NonceReuseError,
   StaleVersionError,
 } from './mission.errors.js';
-import type { MissionCascaded, MissionChildEvent, MissionCreated, MissionEvent, MissionExpired, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
+import type { MissionChildEvent, MissionCreated, MissionEvent, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
 import { effectiveState, initialMissionState, missionExists, nonceKey, type Mission, type MissionState } from './mission.state.js';
+import { terminalEffectiveAt } from './terminal-effect.js';
+import { cascadedBeforeCreation, decideCascade, expiredEvent, lineageData } from './mission-cascade.decide.js';
 import { isMissionId } from './mission-id.js';
 import { isLifecycleOperation, isTerminalMissionState, nextMissionState, type LifecycleOperation, type MissionLifecycleState } from './mission-lifecycle.js';
 import { assertParentLink, parentLinkData } from './parent-link.js';
@@ -85,6 +88,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
 
   evolve(state, event) {
     if (event.type === 'MissionCreated') return created(event.data);
+    if (event.type === 'MissionCascadedBeforeCreation') return missionExists(state) ? state : cascadedBeforeCreation(event.data);
     if (!missionExists(state)) return state;
     if (event.type === 'ChildMissionAttached' || event.type === 'ChildMissionDetached') return evolveChildren(state, event);
     const data = event.data;
@@ -92,7 +96,8 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
       event.type !== 'MissionExpired' && event.type !== 'MissionCascaded' && data.nonce !== undefined
         ? new Map(state.nonces).set(nonceKey(data.actor.id, data.nonce), { operation: OPERATION_FOR[event.type], state: data.state, version: data.version })
         : state.nonces;
-    return { ...state, lifecycle: data.state, version: data.version, updatedAt: new Date(data.occurred_at), nonces };
+    const terminalAt = isTerminalMissionState(data.state) ? terminalEffectiveAt(event.type, data as unknown as Record<string, unknown>) : undefined;
+    return { ...state, lifecycle: data.state, version: data.version, updatedAt: new Date(data.occurred_at), nonces, ...(terminalAt ? { terminalAt } : {}) };
   },
 };
 
@@ -130,6 +135,8 @@ function evolveChildren(state: Mission, event: MissionChildEvent): Mission {
 
 function decideCreate(command: CreateMission, state: MissionState): MissionEvent[] {
   if (missionExists(state)) throw new MissionAlreadyExistsError(state.missionId);
+  // Spec 4.1 rule 1, 3.2 (decision 0020): the cascade reached this attached child first; it never becomes active.
+  if (state.cascadedBeforeCreation) throw new ParentNotActiveError(state.cascadedBeforeCreation.parentState);
   if (!isMissionId(command.missionId)) throw new InvalidCommandError('missionId must be a mission_id');
   assertText(command.issuer, 'issuer', 2048);
   assertText(command.clientId, 'clientId', 256);
@@ -176,6 +183,7 @@ function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): 
   assertActor(command.actor, 'actor');
   assertDate(command.now, 'now');
   checkLifecycleRequest(command);
+  if (!missionExists(state) && state.cascadedBeforeCreation) throw new MissionNotActiveError('cascaded');
   if (!missionExists(state)) throw new MissionNotFoundError();
 
   // Idempotency first: a repeat answers as the first request did, even if the mission moved on.
@@ -216,59 +224,7 @@ function decideExpire(command: ExpireMission, state: MissionState): MissionEvent
   if (!missionExists(state)) throw new MissionNotFoundError();
   if (isTerminalMissionState(state.lifecycle)) return [];
   if (command.now.getTime() < state.expiresAt.getTime()) throw new MissionNotYetExpiredError(state.lifecycle, state.expiresAt.toISOString());
-  const event: MissionExpired = {
-    type: 'MissionExpired',
-    data: {
-      mission_id: state.missionId,
-      actor: actorData(command.actor),
-      reason: 'expires_at reached',
-      previous_state: state.lifecycle,
-      state: 'expired',
-      version: state.version + 1,
-      occurred_at: command.now.toISOString(),
-      expires_at: state.expiresAt.toISOString(),
-      ...lineageData(state),
-    },
-  };
-  return [event];
-}
-
-/**
- * Spec 3.2: a terminal trigger on the parent moves a non-terminal child to `cascaded`. A child whose
- * own `expires_at` has passed is `expired` (expiry first, DESIGN 2.3): the expiry process manager
- * records that, and its event cascades further itself.
- */
-function decideCascade(command: CascadeMission, state: MissionState): MissionEvent[] {
-  assertActor(command.actor, 'actor');
-  assertDate(command.now, 'now');
-  if (!isMissionId(command.parentMissionId)) throw new InvalidCommandError('parentMissionId must be a mission_id');
-  if (!isTerminalMissionState(command.parentState)) throw new InvalidCommandError('parentState must be a terminal mission state');
-  if (!missionExists(state)) throw new MissionNotFoundError();
-  if (state.parent?.id !== command.parentMissionId) throw new InvalidCommandError('parentMissionId is not this mission\'s parent');
-  const from = effectiveState(state, command.now);
-  if (isTerminalMissionState(from)) return [];
-  const event: MissionCascaded = {
-    type: 'MissionCascaded',
-    data: {
-      mission_id: state.missionId,
-      actor: actorData(command.actor),
-      reason: `parent mission ${command.parentState}`,
-      previous_state: from,
-      state: 'cascaded',
-      version: state.version + 1,
-      occurred_at: command.now.toISOString(),
-      trigger: { mission_id: command.parentMissionId, state: command.parentState },
-      ...lineageData(state),
-    },
-  };
-  return [event];
-}
-
-/** Terminal transitions carry the parent (slot release) and the open-children count (cascade trigger). */
-function lineageData(state: Mission): { parent_id?: string; open_children?: number } {
-  let open = 0;
-  for (const child of state.children.values()) if (!child.terminal) open += 1;
-  return { ...(state.parent ? { parent_id: state.parent.id } : {}), ...(open > 0 ? { open_children: open } : {}) };
+  return [expiredEvent(state, command.actor, command.now)];
 }
 
 function checkLifecycleRequest(command: ChangeMissionLifecycle): void {

@@ -64,6 +64,29 @@ export interface MissionExpiredData extends MissionTransitionData<'expired'> {
 export interface MissionCascadedData extends MissionTransitionData<'cascaded'> {
   /** The parent transition that triggered it (the parent's own terminal state). */
   readonly trigger: { readonly mission_id: string; readonly state: TerminalMissionState };
+  /**
+   * When the cascade took effect: when the parent's terminal state did (spec 3.2 "takes effect when the
+   * parent transition commits"), which may be earlier than `occurred_at` (when it was recorded). Absent
+   * in events recorded before decision 0020; `occurred_at` stands in for it then.
+   */
+  readonly effective_at?: string;
+}
+
+/**
+ * Spec 3.2, 4.1 rule 1 (decision 0020): the cascade reached a child attached on its parent's stream
+ * whose own stream held no `MissionCreated` yet (its creation was still in flight, or crashed after the
+ * attachment). It is the first event of `mission-<child>`: the child is cascaded before it existed, and
+ * `create` is refused on this stream from then on. Not a lifecycle transition (no mission, no `version`).
+ */
+export interface MissionCascadedBeforeCreationData {
+  readonly mission_id: string;
+  readonly parent_id: string;
+  readonly actor: Actor;
+  readonly reason: string;
+  readonly state: 'cascaded';
+  readonly trigger: { readonly mission_id: string; readonly state: TerminalMissionState };
+  readonly effective_at: string;
+  readonly occurred_at: string;
 }
 
 /**
@@ -109,6 +132,7 @@ export type MissionRevoked = DomainEvent<'MissionRevoked', MissionTransitionData
 export type MissionCompleted = DomainEvent<'MissionCompleted', MissionTransitionData<'completed'>>;
 export type MissionExpired = DomainEvent<'MissionExpired', MissionExpiredData>;
 export type MissionCascaded = DomainEvent<'MissionCascaded', MissionCascadedData>;
+export type MissionCascadedBeforeCreation = DomainEvent<'MissionCascadedBeforeCreation', MissionCascadedBeforeCreationData>;
 
 export type ChildMissionAttached = DomainEvent<'ChildMissionAttached', ChildMissionAttachedData>;
 export type ChildMissionDetached = DomainEvent<'ChildMissionDetached', ChildMissionDetachedData>;
@@ -116,7 +140,7 @@ export type ChildMissionDetached = DomainEvent<'ChildMissionDetached', ChildMiss
 export type MissionLifecycleEvent = MissionSuspended | MissionResumed | MissionRevoked | MissionCompleted;
 /** Child attachment events: on the parent's stream, outside its lifecycle (no `version`). */
 export type MissionChildEvent = ChildMissionAttached | ChildMissionDetached;
-export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired | MissionCascaded | MissionChildEvent;
+export type MissionEvent = MissionCreated | MissionLifecycleEvent | MissionExpired | MissionCascaded | MissionCascadedBeforeCreation | MissionChildEvent;
 
 export const MISSION_EVENT_TYPES = [
   'MissionCreated',
@@ -126,6 +150,7 @@ export const MISSION_EVENT_TYPES = [
   'MissionCompleted',
   'MissionExpired',
   'MissionCascaded',
+  'MissionCascadedBeforeCreation',
   'ChildMissionAttached',
   'ChildMissionDetached',
 ] as const satisfies readonly MissionEvent['type'][];

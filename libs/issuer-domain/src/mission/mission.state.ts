@@ -2,11 +2,22 @@ import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
 import { MissionNotActiveError, MissionNotFoundError } from './mission.errors.js';
-import type { LifecycleOperation, MissionLifecycleState } from './mission-lifecycle.js';
+import { isTerminalMissionState, type LifecycleOperation, type MissionLifecycleState, type TerminalMissionState } from './mission-lifecycle.js';
 import type { ParentLink } from './parent-link.js';
 
 export interface NoMission {
   readonly lifecycle: 'none';
+  /**
+   * Set when the cascade reached this attached child before its `MissionCreated` (decision 0020):
+   * the stream can never hold a mission any more.
+   */
+  readonly cascadedBeforeCreation?: CascadedBeforeCreation;
+}
+
+export interface CascadedBeforeCreation {
+  readonly parentId: string;
+  readonly parentState: TerminalMissionState;
+  readonly effectiveAt: Date;
 }
 
 /** What an actor's nonce produced, so that a repeat answers the same. */
@@ -43,6 +54,12 @@ export interface Mission {
    */
   readonly version: number;
   readonly updatedAt: Date;
+  /**
+   * A recorded terminal state only: when it took effect (decision 0020) — `expires_at` for `expired`,
+   * the parent's terminal transition for `cascaded`, the transition itself otherwise. Recording may
+   * come later (a process manager), which is why this is not `updatedAt`.
+   */
+  readonly terminalAt?: Date;
   /** Keyed by `nonceKey(actor.id, nonce)`. */
   readonly nonces: ReadonlyMap<string, NonceRecord>;
   /** Children attached on this stream, by child mission_id (kept after they reach a terminal state). */
@@ -63,16 +80,27 @@ export function nonceKey(actorId: string, nonce: string): string {
 
 /**
  * The state every decision uses (DESIGN 2.3: "`expires_at` is evaluated before stored state on every
- * decision path"): `expired` once `now ≥ expires_at`, whatever is stored — also for a mission whose
- * stored state is another terminal state (it stays that way in storage and in audit; only the
- * reported state changes) — otherwise the stored state.
+ * decision path"): a recorded terminal state as recorded — spec 3.1, decision 0020: a terminal state
+ * never changes, on any surface, also once `expires_at` passes; otherwise `expired` once
+ * `now ≥ expires_at`; otherwise the stored state (`active` or `suspended`).
  *
  * @throws MissionNotFoundError when there is no mission
  */
 export function effectiveState(state: MissionState, now: Date): MissionLifecycleState {
   if (!missionExists(state)) throw new MissionNotFoundError();
+  if (isTerminalMissionState(state.lifecycle)) return state.lifecycle;
   if (now.getTime() >= state.expiresAt.getTime()) return 'expired';
   return state.lifecycle;
+}
+
+/**
+ * When the mission's terminal state took effect (decision 0020): for a recorded one, `terminalAt`
+ * (missions folded before it existed: `expires_at` for `expired`, else the last transition); for an
+ * unrecorded expiry, `expires_at`. `undefined` while the mission is not (effectively) terminal.
+ */
+export function terminalSince(mission: Mission, now: Date): Date | undefined {
+  if (isTerminalMissionState(mission.lifecycle)) return mission.terminalAt ?? (mission.lifecycle === 'expired' ? mission.expiresAt : mission.updatedAt);
+  return now.getTime() >= mission.expiresAt.getTime() ? mission.expiresAt : undefined;
 }
 
 /**
