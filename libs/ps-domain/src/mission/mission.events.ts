@@ -2,6 +2,7 @@ import type { DomainEvent } from '@mission/decider';
 import type { Actor } from '../shared/actor.js';
 import type { TokenImpactData } from '../tokens/token-impact.js';
 import type { AuthorizationRecord } from './management-caller.js';
+import type { RefusalCode } from './mission.commands.js';
 import type { TerminationReason } from './termination-rules.js';
 
 /**
@@ -87,6 +88,20 @@ export interface MissionBlobDeletedData extends MissionLogData {
   readonly terminated_at: string;
 }
 
+/**
+ * Spec 6, 2.8 (ADR 0018): an authorized caller's management request the PS refused; `authorization` is
+ * `{decision: "deny", policy}` of the caller's role. Never the raw replacement reference (spec 5.9: the
+ * security audit keeps its keyed digest).
+ */
+export interface ManagementRequestRefusedData extends MissionLogData {
+  readonly operation: 'terminate';
+  /** The spec 7 error the caller received. */
+  readonly error: RefusalCode;
+  readonly request_id?: string;
+  readonly requested_reason?: TerminationReason;
+  readonly purpose?: string;
+}
+
 export type MissionApproved = DomainEvent<'MissionApproved', MissionApprovedData>;
 export type MissionTerminated = DomainEvent<'MissionTerminated', MissionTerminatedData>;
 export type LateTerminationRequested = DomainEvent<'LateTerminationRequested', LateTerminationRequestedData>;
@@ -94,6 +109,8 @@ export type MissionStatusRead = DomainEvent<'MissionStatusRead', MissionStatusRe
 export type DelegationTreeRead = DomainEvent<'DelegationTreeRead', DelegationTreeReadData>;
 export type MissionBlobDeleted = DomainEvent<'MissionBlobDeleted', MissionBlobDeletedData>;
 
-export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead | MissionBlobDeleted;
+export type ManagementRequestRefused = DomainEvent<'ManagementRequestRefused', ManagementRequestRefusedData>;
 
-export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead', 'MissionBlobDeleted'] as const satisfies readonly MissionEvent['type'][];
+export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead | MissionBlobDeleted | ManagementRequestRefused;
+
+export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead', 'MissionBlobDeleted', 'ManagementRequestRefused'] as const satisfies readonly MissionEvent['type'][];
