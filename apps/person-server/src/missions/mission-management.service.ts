@@ -6,18 +6,11 @@ import { EVENT_STORE, SERVICE_CONFIG, SERVICE_SETTINGS, type ServiceSettings } f
 import {
   blobStreamName,
   delegationTreeNodes,
-  checkTerminationRequestSyntax,
-  effectiveState,
   encodeMissionBlob,
   futureInstant,
-  idempotencyDecider,
-  idempotencyStreamName,
-  idempotentReplay,
   InvalidCommandError,
   isBlobDeleted,
-  isMissionS256,
   isPendingId,
-  managementRole,
   missionApprovalCommand,
   missionBlobBytes,
   missionExists,
@@ -31,16 +24,10 @@ import {
   proposalDecider,
   proposalStreamName,
   proposalViewForAgent,
-  requestContentDigest,
-  terminateRequestContent,
-  terminationResult,
+  visibleTrackedTokens,
   type ApprovedProposal,
-  type IdempotencyCaller,
-  type JsonObject as DomainJsonObject,
   type ManagementCaller,
-  type MissionState,
   type MissionStatusRepresentation,
-  type TerminateRequestBody,
 } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
@@ -51,7 +38,7 @@ import type { RequestFacts } from '../http/request-facts.js';
 import { authorizeFromApproval, expiryDue, type ApprovalFacts } from './mission-gate.js';
 import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
-import { RevocationWork } from '../revocation/revocation.module.js';
+import { AgentTenancy } from './agent-tenancy.js';
 import { MissionLog } from '../store/mission-log.js';
 import { TokenLedger } from '../tokens/token-ledger.js';
 
@@ -82,11 +69,6 @@ function callerRole(caller: AuthenticatedCaller): 'agent' | 'person' | 'admin' {
   return caller.kind === 'agent' ? 'agent' : caller.role;
 }
 
-/** Spec 4.2 rule 2 / 5.6: `request_id` is bound to the authenticated caller (its {@link callerKey}). */
-function idempotencyCaller(caller: AuthenticatedCaller): IdempotencyCaller {
-  return { id: callerKey(caller), role: callerRole(caller) };
-}
-
 /**
  * The Person Server's mission endpoint (DESIGN 3.1, spec 4): proposals and their approval, and the
  * management operations `status`, `terminate`, `delegation_tree`. Every decision is a ps-domain
@@ -109,7 +91,7 @@ export class MissionManagement {
     private readonly cursors: TreeCursors,
     private readonly ledger: TokenLedger,
     private readonly missionLog: MissionLog,
-    private readonly revocation: RevocationWork,
+    private readonly tenancy: AgentTenancy,
   ) {}
 
   /** The PS issuer identifier: the `approver` of every blob it approves (spec 2.1). */
@@ -283,7 +265,7 @@ export class MissionManagement {
   // ── Management operations (spec 4) ─────────────────────────────────────────────────────────────
 
   /** Spec 5.9: absent and not authorized are one answer; the probe goes to the security audit with a keyed digest. */
-  private async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: (approval: ApprovalFacts) => Promise<T>): Promise<T> {
+  async authorized<T>(caller: AuthenticatedCaller, s256: string, facts: RequestFacts, work: (approval: ApprovalFacts) => Promise<T>): Promise<T> {
     try {
       // Spec 5.9: absent and not authorized cost the same one-event read, before anything history-sized.
       const approval = await authorizeFromApproval(this.store, s256, managementCaller(caller));
@@ -310,65 +292,6 @@ export class MissionManagement {
   }
 
   /**
-   * Spec 4.2 steps (1)–(6). The answer of a (caller, `request_id`) is recorded on `psidem-<key>` and
-   * returned, byte for byte, to every identical repeat; a repeat with other content is 409.
-   */
-  async terminate(caller: AuthenticatedCaller, s256: string, body: Record<string, unknown>, facts: RequestFacts): Promise<DomainJsonObject> {
-    const request = {
-      reason: body['reason'] as string,
-      requestId: body['request_id'] as string,
-      ...(body['purpose'] !== undefined ? { purpose: body['purpose'] as string } : {}),
-      ...(body['replacement_s256'] !== undefined ? { replacementS256: body['replacement_s256'] as string } : {}),
-    };
-    // Checks needing no mission run before any lookup (and before idempotency, whose key needs request_id).
-    checkTerminationRequestSyntax(request);
-    const idemCaller = idempotencyCaller(caller);
-    const idemStream = idempotencyStreamName(idemCaller, request.requestId);
-    const content = terminateRequestContent(body as unknown as TerminateRequestBody);
-    const contentDigest = requestContentDigest(content);
-    const recorded = await aggregateStream(this.store, idemStream, idempotencyDecider);
-    const replay = idempotentReplay(recorded.state, contentDigest);
-    if (replay !== undefined) return replay;
-
-    return this.authorized(caller, s256, facts, async () => {
-      const who = managementCaller(caller);
-      const replacementResolves = request.reason === 'superseded' && request.replacementS256 !== undefined ? await this.replacementResolves(who, request.replacementS256, s256) : false;
-      const now = this.clock.now();
-      // Spec 2.8: MissionTerminated carries the token-impact summary of the tokens tracked so far.
-      const trackedTokens = await this.ledger.state(s256);
-      // Steps (1)–(3): authorize, apply expiry, commit under the stream's expected revision (first committed transition wins).
-      const result = await this.missionLog.execute(
-        s256,
-        { type: 'terminate', caller: who, now, ...request, replacementResolves, trackedTokens },
-        this.context(caller, now, `terminate:${request.requestId}`),
-      );
-      // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
-      // Step (5): start revocation now; it never delays or rolls back the commit above.
-      await this.revocation.start(s256, this.context(caller, now, `terminate:${request.requestId}`));
-      // Step (6): the committed result with the revocation summary at response time (after at most `revocation.wait_ms`).
-      const tokenResidual = await this.revocation.revocations.residualAfterWaiting(s256, this.config.untracked_access_modes);
-      const answer: DomainJsonObject = { ...terminationResult(result.state, now), token_residual: tokenResidual };
-      const stored = await handleCommand(
-        this.store,
-        idemStream,
-        idempotencyDecider,
-        { type: 'record', caller: idemCaller, requestId: request.requestId, contentDigest, result: answer, now },
-        this.context(caller, now, `terminate:${request.requestId}`),
-      );
-      if (stored.state.status !== 'recorded') throw new InvalidCommandError('the idempotency record was not written');
-      return stored.state.result;
-    });
-  }
-
-  /** Spec 4.2 rule 1: an approved, still active mission of this PS that the caller may act on, other than the one terminated. */
-  private async replacementResolves(caller: ManagementCaller, replacement: string, s256: string): Promise<boolean> {
-    if (!isMissionS256(replacement) || replacement === s256) return false;
-    const state = await this.missionLog.state(replacement);
-    if (!missionExists(state)) return false;
-    return managementRole(state, caller) !== undefined && effectiveState(state, this.clock.now()) === 'active';
-  }
-
-  /**
    * Spec 4.3: the nodes from verified data only: the blob's agent as root, and the sub-agent and
    * call-chain holders of Auth Tokens recorded on `pstokens-<s256>` (ps-domain `delegationTreeNodes`).
    * Appends DelegationTreeRead.
@@ -380,17 +303,16 @@ export class MissionManagement {
     }
     const cursor = body['cursor'];
     if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidManagementRequestError('cursor must be a string');
-    return this.authorized(caller, s256, facts, async () => {
+    return this.authorized(caller, s256, facts, async (approval) => {
       const who = managementCaller(caller);
       const now = this.clock.now();
-      const state = await this.missionLog.state(s256);
-      const role = authorizedRole(state, who);
       const scope = { callerKey: callerKey(caller), missionS256: s256 };
       const offset = cursor === undefined ? 0 : this.cursors.open(cursor, scope, now);
-      const mission = state as Extract<MissionState, { agent: string }>;
-      // Spec 2.7: token identifiers for persons and administrators; an agent sees only its own.
       const trackedTokens = await this.ledger.state(s256);
-      const nodes = delegationTreeNodes(mission.agent, trackedTokens, role === 'agent' ? { kind: 'own', agent: mission.agent } : { kind: 'all' });
+      // Spec 4.3 rule 3 (ADR 0019): only nodes whose agent the caller may know — never another tenant's node, tokens
+      // or anything beneath it. Spec 2.7: token identifiers for persons and administrators; an agent sees only its own.
+      const visible = visibleTrackedTokens(approval.agent, trackedTokens, this.tenancy.knownTo(approval.tenant));
+      const nodes = delegationTreeNodes(approval.agent, visible, approval.role === 'agent' ? { kind: 'own', agent: approval.agent } : { kind: 'all' });
       const page = nodes.slice(offset, offset + maxResults);
       const next = offset + page.length < nodes.length ? this.cursors.issue(scope, offset + page.length, now) : undefined;
       await this.missionLog.execute(
@@ -421,12 +343,3 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function metadataOf(context: CommandContext): JsonObject {
   return { correlation_id: context.correlationId, causation_id: context.causationId, actor: { id: context.actor.id, role: context.actor.role }, occurred_at: context.now.toISOString() };
 }
-
-/** Spec 5.9: absent ≡ not authorized. */
-function authorizedRole(state: MissionState, caller: ManagementCaller): 'agent' | 'person' | 'admin' {
-  if (!missionExists(state)) throw new MissionNotFoundError('absent');
-  const role = managementRole(state, caller);
-  if (role === undefined) throw new MissionNotFoundError('not_authorized');
-  return role;
-}
-

@@ -9,6 +9,7 @@ import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
 import { requestFacts, type RequestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import { MissionManagement } from './mission-management.service.js';
+import { MissionTermination } from './mission-termination.service.js';
 import { toProblem } from './mission-problems.js';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 
@@ -27,6 +28,7 @@ export const PENDING_RETRY_AFTER_SECONDS = 5;
 export class MissionController {
   constructor(
     private readonly missions: MissionManagement,
+    private readonly termination: MissionTermination,
     private readonly audit: SecurityAudit,
     private readonly probes: ProbeLimiter,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
@@ -105,7 +107,7 @@ export class MissionController {
         case 'status':
           return await this.missions.status(caller, s256, seen);
         case 'terminate':
-          return await this.missions.terminate(caller, s256, body, seen);
+          return await this.termination.terminate(caller, s256, body, seen);
         default:
           return await this.missions.delegationTree(caller, s256, body, seen);
       }

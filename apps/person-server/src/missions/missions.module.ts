@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { MissionController } from './mission.controller.js';
+import { AgentTenancy } from './agent-tenancy.js';
+import { ManagementRefusals } from './management-refusals.js';
 import { MissionManagement } from './mission-management.service.js';
+import { MissionTermination } from './mission-termination.service.js';
+import { ReplacementLookup } from './replacement-lookup.js';
+import { TerminationGates } from './termination-gates.js';
 import { TreeCursors } from './tree-cursor.js';
 
 /**
@@ -13,8 +18,13 @@ import { TreeCursors } from './tree-cursor.js';
   controllers: [MissionController],
   providers: [
     MissionManagement,
+    MissionTermination,
+    ReplacementLookup,
+    ManagementRefusals,
+    AgentTenancy,
+    TerminationGates,
     { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) },
   ],
-  exports: [MissionManagement, TreeCursors],
+  exports: [MissionManagement, MissionTermination, TerminationGates, TreeCursors],
 })
 export class MissionsModule {}
