@@ -26,10 +26,17 @@ const terminate = (body: Record<string, unknown>): Promise<Reply> => t.ps.asPrin
 const status = async (s256: string): Promise<unknown> => (await t.ps.asPrincipal(t.alice, { body: { operation: 'status', mission_s256: s256 } })).json['mission_status'];
 const logTypes = async (s256: string): Promise<string[]> => (await streamEvents(t.store, missionStreamName(s256))).map((event) => event.type);
 
+/** Releases of requests still held when a test failed early, so that none is left hanging at shutdown. */
+const pending: (() => void)[] = [];
+afterEach(() => pending.splice(0).forEach((release) => release()));
+
 /** Sends `body`, holding it at `step`; resolves once it is held there. */
 async function heldAt(step: TerminationStep, body: Record<string, unknown>): Promise<{ release(): Promise<Reply> }> {
   const gate = t.gates.hold(step);
   const reply = terminate(body);
+  // A test that fails before release must not leave an unhandled rejection behind.
+  reply.catch(() => undefined);
+  pending.push(gate.release);
   await gate.reached;
   return {
     release: async () => {
