@@ -27,6 +27,8 @@ export interface ApproveMission {
   readonly approvedBy: string;
   readonly tenant: string;
   readonly expiresAt?: Date;
+  /** The proposal it came from: whose `psproposalbody-<pending_id>` a body deletion removes too (spec 3 rule 5). */
+  readonly pendingId?: string;
   /** The approval instant: the blob's `approved_at`. */
   readonly now: Date;
 }

@@ -11,6 +11,8 @@ import { decideRecordRefusal } from './mission-refusal.js';
 import type { ApplyMissionExpiry, ApproveMission, DeleteMissionBlob, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
 import type { MissionEvent } from './mission.events.js';
 import { evolveMission } from './mission.evolve.js';
+import { isPendingId } from '../proposal/pending-id.js';
+import { proposalBodyStreamName } from '../proposal/proposal-content.js';
 import { blobStreamName } from './mission-streams.js';
 import { initialMissionState, missionExists, requestKey, type Mission, type MissionState } from './mission.state.js';
 import { checkTerminationRequestSyntax, checkTerminationRules } from './termination-rules.js';
@@ -60,6 +62,7 @@ function decideApprove(command: ApproveMission, state: MissionState): MissionEve
   assertDate(command.now, 'now');
   assertOptionalDate(command.expiresAt, 'expiresAt');
   if (command.expiresAt !== undefined && command.expiresAt.getTime() <= command.now.getTime()) throw new InvalidCommandError('expiresAt must be later than now');
+  if (command.pendingId !== undefined && !isPendingId(command.pendingId)) throw new InvalidCommandError('pendingId must be a pending id');
 
   if (missionExists(state)) {
     // A retry of the same approval (e.g. after a crash between the proposal and the mission append).
@@ -90,6 +93,7 @@ function decideApprove(command: ApproveMission, state: MissionState): MissionEve
         tenant: command.tenant,
         approved_at: command.now.toISOString(),
         ...(command.expiresAt !== undefined ? { expires_at: command.expiresAt.toISOString() } : {}),
+        ...(command.pendingId !== undefined ? { pending_id: command.pendingId } : {}),
       },
     },
   ];
@@ -200,6 +204,7 @@ function decideDeleteBlob(command: DeleteMissionBlob, state: MissionState): Miss
       data: {
         ...logData(mission, command.now, actor, MISSION_POLICIES.admin),
         blob_stream: blobStreamName(mission.missionS256),
+        ...(mission.pendingId !== undefined ? { proposal_body_stream: proposalBodyStreamName(mission.pendingId) } : {}),
         request_id: command.requestId,
         purpose: command.purpose,
         termination_reason: mission.termination.reason,

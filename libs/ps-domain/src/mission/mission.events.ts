@@ -27,6 +27,8 @@ export interface MissionApprovedData extends MissionLogData {
   readonly tenant: string;
   readonly approved_at: string;
   readonly expires_at?: string;
+  /** The proposal (`psproposal-<pending_id>`); its content stream is removed with the body (spec 3 rule 5). */
+  readonly pending_id?: string;
 }
 
 /** Spec 3: the one active → terminated transition (spec 2.4 reasons, spec 6 "termination"). */
@@ -81,6 +83,8 @@ export interface DelegationTreeReadData extends MissionLogData {
 export interface MissionBlobDeletedData extends MissionLogData {
   /** The deleted stream (`psblob-<s256>`); the blob itself never enters the log. */
   readonly blob_stream: string;
+  /** The proposal's content stream (`psproposalbody-<pending_id>`), deleted with the body when it still exists. */
+  readonly proposal_body_stream?: string;
   readonly request_id: string;
   readonly purpose: string;
   /** The recorded (first) termination, which the tombstone keeps answering. */

@@ -45,6 +45,7 @@ export function approved(data: MissionApprovedData): Mission {
     tenant: data.tenant,
     approvedAt: new Date(data.approved_at),
     ...(data.expires_at !== undefined ? { expiresAt: new Date(data.expires_at) } : {}),
+    ...(data.pending_id !== undefined ? { pendingId: data.pending_id } : {}),
     sequence: data.sequence,
     requestKeys: new Set(),
   };
