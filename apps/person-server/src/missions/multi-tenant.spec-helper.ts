@@ -36,6 +36,8 @@ export interface FixtureAgent {
 export interface Tenants {
   readonly service: RunningService;
   readonly store: EventStore;
+  /** The service's DATA_DIR (the embedded store's file is `events.sqlite` in it). */
+  readonly dataDir: string;
   readonly ps: MultiTenantClient;
   readonly gates: TerminationGates;
   readonly alice: TestKey;
@@ -89,6 +91,7 @@ export async function startTenants(label: string, overrides: Record<string, unkn
   return {
     service,
     store,
+    dataDir,
     ps: new MultiTenantClient(() => service, otherProvider),
     gates: service.app.get(TerminationGates),
     alice: principalKey(ALICE_KEY),
