@@ -55,8 +55,9 @@ async function providerKey(): Promise<JWK> {
 }
 
 function publicOnly(jwk: JWK): JWK {
-  const { d: _private, ...rest } = jwk;
-  return rest;
+  const copy = { ...jwk };
+  delete copy.d;
+  return copy;
 }
 
 /** Starts the two-tenant Person Server on a fresh DATA_DIR; `overrides` are merged into its config. */

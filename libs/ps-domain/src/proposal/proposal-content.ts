@@ -45,7 +45,8 @@ export function proposalContentEvent(pendingId: string, proposal: MissionProposa
 /** The proposal read back from its content event (undefined when the event is not one). */
 export function proposalFromContentEvent(event: { readonly type: string; readonly data: Record<string, unknown> }): MissionProposal | undefined {
   if (event.type !== PROPOSAL_CONTENT_RECORDED) return undefined;
-  const { pending_id: _pendingId, ...proposal } = event.data;
+  const proposal = { ...event.data };
+  delete proposal['pending_id'];
   assertMissionProposal(proposal, 'recorded proposal content');
   return proposal;
 }
