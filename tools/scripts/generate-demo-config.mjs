@@ -137,6 +137,8 @@ const personServerConfig = {
       revocation_endpoint: 'http://127.0.0.1:5000/revoke',
       // DESIGN 3.3 call chains (ADR 0012): the agent this resource calls onwards as.
       call_chain_agents: ['aauth:files-service@agents.example'],
+      // Spec 4.3 rule 3 (ADR 0019): those agents belong to tenant t1, so t1's callers see their call-chain nodes.
+      tenant: 't1',
     },
   ],
   untracked_access_modes: true,

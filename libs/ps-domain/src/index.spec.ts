@@ -63,9 +63,9 @@ describe('ps-domain public API: proposal → approval → status → terminate (
     expect(proposalViewForAgent(proposals.state(), agent)).toEqual({ status: 'pending' });
 
     // POST /mission/approvals (person approves): serialize the blob once
-    const bytes = missionBlobBytes(proposalBlobFields(proposals.state(), { approver, now: t1 }));
+    const bytes = missionBlobBytes(proposalBlobFields(proposals.state(), proposal, { approver, now: t1 }));
     const s256 = missionS256(bytes);
-    proposals.handle({ type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver, s256, now: t1 });
+    proposals.handle({ type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver, content: proposal, s256, now: t1 });
     const view = proposalViewForAgent(proposals.state(), agent);
     expect(view).toEqual({ status: 'approved', s256 });
     expect(matchesMissionS256(new Uint8Array(Buffer.from(encodeMissionBlob(bytes), 'base64url')), s256)).toBe(true);

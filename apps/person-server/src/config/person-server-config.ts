@@ -66,6 +66,11 @@ const resourceSchema = refine(
      * otherwise a bearer secret for its mission. Empty (the default): this resource cannot start call chains.
      */
     call_chain_agents: withDefault(agentIds(1_000), []),
+    /**
+     * Spec 4.3 rule 3 (ADR 0019): the tenant these `call_chain_agents` belong to. Their `call_chain` nodes are shown
+     * to callers of that tenant only; without a tenant, only to tenants whose persons list the agent.
+     */
+    tenant: optional(string({ maxLength: 255 })),
   }),
   exclusiveKeySource,
 );

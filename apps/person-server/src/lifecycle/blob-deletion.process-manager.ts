@@ -1,13 +1,19 @@
-import { StreamDeletedError, type EventStore, type RecordedEvent } from '@mission/event-store';
+import { StreamDeletedError, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
 import type { ProcessManager } from '@mission/es-kit';
 import { blobStreamName, MISSION_STREAM_CATEGORY, type MissionBlobDeletedData } from '@mission/ps-domain';
 
-/** Hard-deletes `psblob-<s256>`; a stream already deleted counts as done (idempotent). */
-export async function deleteBlobStream(store: EventStore, s256: string): Promise<void> {
-  try {
-    await store.tombstoneStream(blobStreamName(s256));
-  } catch (error) {
-    if (!(error instanceof StreamDeletedError)) throw error;
+/**
+ * Hard-deletes `psblob-<s256>` and, when the mission names it, the proposal's content stream
+ * `psproposalbody-<pending_id>` (normally gone since the approval completed; spec 3 rule 5, ADR 0019). A
+ * stream already deleted counts as done (idempotent).
+ */
+export async function deleteBlobStream(store: EventStore, s256: string, proposalBodyStream?: string): Promise<void> {
+  for (const stream of [blobStreamName(s256), ...(proposalBodyStream !== undefined ? [proposalBodyStream] : [])]) {
+    try {
+      await store.tombstoneStream(stream);
+    } catch (error) {
+      if (!(error instanceof StreamDeletedError)) throw error;
+    }
   }
 }
 
@@ -23,10 +29,13 @@ export function blobDeletionManager(store: EventStore): ProcessManager {
     plan: (event: RecordedEvent) => {
       if (event.type !== 'MissionBlobDeleted') return [];
       const data = event.data as unknown as MissionBlobDeletedData;
-      return [{ key: data.mission_s256, dueAt: new Date(data.occurred_at), payload: { mission_s256: data.mission_s256 } }];
+      const payload: JsonObject = { mission_s256: data.mission_s256 };
+      if (data.proposal_body_stream !== undefined) payload['proposal_body_stream'] = data.proposal_body_stream;
+      return [{ key: data.mission_s256, dueAt: new Date(data.occurred_at), payload }];
     },
     perform: async (work) => {
-      await deleteBlobStream(store, String(work.payload['mission_s256']));
+      const body = work.payload['proposal_body_stream'];
+      await deleteBlobStream(store, String(work.payload['mission_s256']), typeof body === 'string' ? body : undefined);
     },
     retry: { maxAttempts: 20, initialDelayMs: 1000, maxDelayMs: 60_000, leaseMs: 30_000 },
   };

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { handleCommand } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
-import { checkBlobDeletionRequest, isMissionS256, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
+import { checkBlobDeletionRequest, isMissionS256, proposalBodyStreamName, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { TokenLedger } from '../tokens/token-ledger.js';
 import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
@@ -77,9 +77,9 @@ export class MissionBlobDeletion {
       if (error instanceof MissionNotFoundError) this.audit.record({ kind: 'mission_probe', reason: error.auditDetail, caller, missionS256: s256, ...facts });
       throw error;
     }
-    await deleteBlobStream(this.store, s256);
     const state = result.state;
     if (state.status !== 'terminated' || state.blobDeleted === undefined) throw new Error('the blob deletion was not recorded');
+    await deleteBlobStream(this.store, s256, state.pendingId !== undefined ? proposalBodyStreamName(state.pendingId) : undefined);
     return {
       mission_s256: s256,
       mission_status: 'terminated',

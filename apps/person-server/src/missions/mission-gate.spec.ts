@@ -56,9 +56,9 @@ describe('spec 5.9 anti-oracle timing: absent and not authorized are decided fro
   it('spec 3, 2.8: an authorized caller learns the blob\'s expires_at from the same event — whether a decision now records the expiry first', async () => {
     const expiring = storeWith([{ type: 'MissionApproved', data: { agent: OWNER, tenant: 't1', expires_at: '2026-11-22T10:00:00.000Z' } }]);
     const facts = await authorizeFromApproval(expiring.store, S256, { role: 'agent', id: OWNER });
-    expect(facts).toEqual({ expiresAt: new Date('2026-11-22T10:00:00.000Z') });
+    expect(facts).toEqual({ role: 'agent', agent: OWNER, tenant: 't1', expiresAt: new Date('2026-11-22T10:00:00.000Z') });
     expect([expiryDue(facts, new Date('2026-11-22T09:59:59.999Z')), expiryDue(facts, new Date('2026-11-22T10:00:00.000Z'))]).toEqual([false, true]);
-    expect(await authorizeFromApproval(storeWith(busy).store, S256, { role: 'agent', id: OWNER })).toEqual({});
+    expect(await authorizeFromApproval(storeWith(busy).store, S256, { role: 'agent', id: OWNER })).toEqual({ role: 'agent', agent: OWNER, tenant: 't1' });
     expect(expiryDue({}, new Date('2100-01-01T00:00:00Z'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { EventStore } from '@mission/event-store';
-import { managementRole, MissionNotFoundError, missionStreamName, type ManagementCaller } from '@mission/ps-domain';
+import { managementRole, MissionNotFoundError, missionStreamName, type ManagementCaller, type ManagementRole } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM } from '../abuse/security-audit.js';
 
 /**
@@ -20,18 +20,24 @@ export async function authorizeFromApproval(store: EventStore, s256: string, cal
   const agent = approval?.data['agent'];
   const tenant = approval?.data['tenant'];
   if (approval?.type !== 'MissionApproved' || typeof agent !== 'string' || typeof tenant !== 'string') throw new MissionNotFoundError('absent');
-  if (managementRole({ agent, tenant }, caller) === undefined) throw new MissionNotFoundError('not_authorized');
+  const role = managementRole({ agent, tenant }, caller);
+  if (role === undefined) throw new MissionNotFoundError('not_authorized');
   const expiresAt = approval.data['expires_at'];
-  return typeof expiresAt === 'string' ? { expiresAt: new Date(expiresAt) } : {};
+  return { role, agent, tenant, ...(typeof expiresAt === 'string' ? { expiresAt: new Date(expiresAt) } : {}) };
 }
 
 /** What the approval (the first event) says beyond the authorization, for an authorized caller only. */
 export interface ApprovalFacts {
+  /** The caller's role towards the mission (spec 5.3): role rules run on it before anything else is read (spec 4.2 rule 1). */
+  readonly role: ManagementRole;
+  /** The Owning Agent and the mission's tenant (immutable): whose agents the caller may know in the tree (spec 4.3 rule 3). */
+  readonly agent: string;
+  readonly tenant: string;
   /** The blob's immutable `expires_at`: whether a decision at some instant will record the expiry first. */
   readonly expiresAt?: Date;
 }
 
 /** Spec 3: whether a decision at `now` records the due expiry first (so its token-impact summary is needed, spec 2.8). */
-export function expiryDue(facts: ApprovalFacts, now: Date): boolean {
+export function expiryDue(facts: Pick<ApprovalFacts, 'expiresAt'>, now: Date): boolean {
   return facts.expiresAt !== undefined && facts.expiresAt.getTime() <= now.getTime();
 }

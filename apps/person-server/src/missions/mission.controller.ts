@@ -9,6 +9,8 @@ import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
 import { requestFacts, type RequestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import { MissionManagement } from './mission-management.service.js';
+import { MissionProposals } from './mission-proposals.service.js';
+import { MissionTermination } from './mission-termination.service.js';
 import { toProblem } from './mission-problems.js';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 
@@ -27,6 +29,8 @@ export const PENDING_RETRY_AFTER_SECONDS = 5;
 export class MissionController {
   constructor(
     private readonly missions: MissionManagement,
+    private readonly proposals: MissionProposals,
+    private readonly termination: MissionTermination,
     private readonly audit: SecurityAudit,
     private readonly probes: ProbeLimiter,
     @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
@@ -42,7 +46,7 @@ export class MissionController {
         response.status(200);
         return answer;
       }
-      const pendingId = await this.missions.propose(caller, body);
+      const pendingId = await this.proposals.propose(caller, body);
       response.status(202);
       response.setHeader('Location', `${this.settings.baseUrl}/mission/pending/${pendingId}`);
       response.setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
@@ -56,7 +60,7 @@ export class MissionController {
   async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     try {
-      const result = await this.missions.poll(caller, id);
+      const result = await this.proposals.poll(caller, id);
       switch (result.status) {
         case 'pending':
           response.status(202).setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
@@ -77,7 +81,7 @@ export class MissionController {
   async approvals(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     try {
-      const answer = await this.missions.decide(caller, strictJsonBody(request));
+      const answer = await this.proposals.decide(caller, strictJsonBody(request));
       response.status(200);
       return answer;
     } catch (error) {
@@ -105,7 +109,7 @@ export class MissionController {
         case 'status':
           return await this.missions.status(caller, s256, seen);
         case 'terminate':
-          return await this.missions.terminate(caller, s256, body, seen);
+          return await this.termination.terminate(caller, s256, body, seen);
         default:
           return await this.missions.delegationTree(caller, s256, body, seen);
       }

@@ -217,8 +217,9 @@ describe('DESIGN 3.1 proposals and approvals (POST /mission, GET /mission/pendin
     const stream = proposalStreamName(pendingId);
     const { state } = await aggregateStream(store, stream, proposalDecider);
     const now = new Date();
-    const s256 = missionS256(missionBlobBytes(proposalBlobFields(state, { approver: testBaseUrl, now })));
-    await handleCommand(store, stream, proposalDecider, { type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver: testBaseUrl, s256, now }, {
+    const content = { description: 'Recover after a crash' };
+    const s256 = missionS256(missionBlobBytes(proposalBlobFields(state, content, { approver: testBaseUrl, now })));
+    await handleCommand(store, stream, proposalDecider, { type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver: testBaseUrl, content, s256, now }, {
       correlationId: 'c',
       causationId: 'c',
       actor: { id: 'alice', role: 'person' },

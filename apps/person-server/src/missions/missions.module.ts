@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { MissionController } from './mission.controller.js';
+import { AgentTenancy } from './agent-tenancy.js';
+import { ManagementRefusals } from './management-refusals.js';
+import { MissionBodies } from './mission-bodies.js';
 import { MissionManagement } from './mission-management.service.js';
+import { MissionProposals } from './mission-proposals.service.js';
+import { MissionTermination } from './mission-termination.service.js';
+import { ReplacementLookup } from './replacement-lookup.js';
+import { TerminationGates } from './termination-gates.js';
 import { TreeCursors } from './tree-cursor.js';
 
 /**
@@ -13,8 +20,15 @@ import { TreeCursors } from './tree-cursor.js';
   controllers: [MissionController],
   providers: [
     MissionManagement,
+    MissionTermination,
+    MissionProposals,
+    MissionBodies,
+    ReplacementLookup,
+    ManagementRefusals,
+    AgentTenancy,
+    TerminationGates,
     { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) },
   ],
-  exports: [MissionManagement, TreeCursors],
+  exports: [MissionManagement, MissionProposals, MissionBodies, MissionTermination, TerminationGates, TreeCursors],
 })
 export class MissionsModule {}

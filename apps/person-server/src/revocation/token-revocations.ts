@@ -4,6 +4,7 @@ import {
   isExpired,
   revocationCandidates,
   tokenResidual,
+  tokenResidualForCaller,
   type JsonObject,
   type RevocationResult,
   type TokenIdentity,
@@ -75,13 +76,15 @@ export class TokenRevocations {
    * Spec 2.5 `token_residual` now, after waiting at most `wait_ms` (spec 4.2 step 6: "MAY wait a short
    * bounded time for immediate revocation results") for every live token to have a first answer.
    */
-  async residualAfterWaiting(missionS256: string, untrackedAccessModes: boolean): Promise<JsonObject> {
+  async residualAfterWaiting(missionS256: string, untrackedAccessModes: boolean, visibleTo?: (all: TrackedTokensState) => TrackedTokensState): Promise<JsonObject> {
     const deadline = this.clock.now().getTime() + this.settings.wait_ms;
     let state = await this.ledger.state(missionS256);
     while (awaitingFirstAnswer(state, this.clock.now()) && this.clock.now().getTime() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       state = await this.ledger.state(missionS256);
     }
+    // Spec 2.5 (ADR 0019): `tracked` and the counts cover only the tokens the caller may know about.
+    if (visibleTo !== undefined) return tokenResidualForCaller(state, visibleTo(state), this.clock.now(), { untrackedAccessModes });
     return tokenResidual(state, this.clock.now(), { untrackedAccessModes });
   }
 

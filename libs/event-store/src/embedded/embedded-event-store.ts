@@ -70,6 +70,9 @@ export class EmbeddedEventStore implements EventStore {
       afterCommit: () => {
         this.recent.addCommitted(this.uncommitted);
         for (const streamName of this.uncommittedTombstones) this.recent.removeStream(streamName);
+        // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
+        // images with the deleted bytes, is truncated to nothing.
+        if (this.uncommittedTombstones.length > 0) db.pragma('wal_checkpoint(TRUNCATE)');
         this.uncommitted = [];
         this.uncommittedTombstones = [];
         this.appended.notify();

@@ -36,6 +36,9 @@ export function openDatabase(options: OpenDatabaseOptions): { db: Database.Datab
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`journal_mode is ${String(mode)}, WAL required`);
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    // Erasure (PS spec 3 rule 5, ADR 0019): deleted rows are overwritten with zeros instead of lingering in free
+    // space of the file; after a tombstone the WAL is checkpointed and truncated (EmbeddedEventStore).
+    db.pragma('secure_delete = ON');
     db.exec('BEGIN EXCLUSIVE; COMMIT;');
     db.exec(SCHEMA_SQL);
     checkSchemaVersion(db, path);

@@ -4,9 +4,9 @@ import { IdempotencyConflictError } from '../errors/management.errors.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { AGENT, at, MISSION_S256, OTHER_S256, REQUEST_ID, T1, T2 } from '../testing/fixtures.js';
 import { idempotencyKey, idempotencyStreamName, requestContentDigest, terminateRequestContent } from './idempotency-key.js';
-import type { RecordRequestResult } from './idempotency.commands.js';
+import type { ClaimRequest, RecordRequestResult } from './idempotency.commands.js';
 import { idempotencyDecider } from './idempotency.decider.js';
-import type { RequestResultRecorded } from './idempotency.events.js';
+import type { RequestClaimed, RequestResultRecorded } from './idempotency.events.js';
 import { idempotentReplay, IDEMPOTENCY_MIN_RETENTION_SECONDS, isRetained } from './idempotency.state.js';
 
 const CALLER = { id: AGENT, role: 'agent' };
@@ -118,5 +118,45 @@ describe('Idempotency decider (spec 4.2 rule 2)', () => {
       expect(() => isRetained(state, T2, IDEMPOTENCY_MIN_RETENTION_SECONDS - 1)).toThrow(InvalidCommandError);
       expect(() => isRetained(state, T2, Number.NaN)).toThrow(InvalidCommandError);
     });
+  });
+});
+
+describe('Idempotency claim before the request acts (spec 4.2 rule 2, ADR 0017)', () => {
+  const claim = (overrides: Partial<ClaimRequest> = {}): ClaimRequest => ({ type: 'claim', caller: CALLER, requestId: REQUEST_ID, contentDigest: DIGEST, now: T1, ...overrides });
+  const claimed: RequestClaimed = {
+    type: 'RequestClaimed',
+    data: { key: idempotencyKey(CALLER, REQUEST_ID), caller: CALLER, request_id: REQUEST_ID, content_digest: DIGEST, claimed_at: T1.toISOString() },
+  };
+  const other = requestContentDigest(terminateRequestContent({ ...BODY, mission_s256: OTHER_S256 }));
+
+  it('spec 4.2 rule 2: the first request claims (caller, request_id) for its content; nothing to replay yet', () => {
+    const state = given(idempotencyDecider).when(claim()).then([claimed]);
+    expect(state).toMatchObject({ status: 'claimed', contentDigest: DIGEST, claimedAt: T1 });
+    expect(idempotentReplay(state, DIGEST)).toBeUndefined();
+  });
+
+  it('spec 4.2 rule 2: a second claim with other content (another mission) is idempotency_conflict, before it acts', () => {
+    given(idempotencyDecider, [claimed]).when(claim({ contentDigest: other })).thenThrows(IdempotencyConflictError);
+    expect(() => idempotentReplay(fold(idempotencyDecider, [claimed]), other)).toThrow(IdempotencyConflictError);
+  });
+
+  it('spec 4.2 rule 2: the same content claims nothing again (it completes the claimed request)', () => {
+    given(idempotencyDecider, [claimed]).when(claim({ now: T2 })).thenNothingHappens();
+    given(idempotencyDecider, [claimed, recorded]).when(claim({ now: T2 })).thenNothingHappens();
+  });
+
+  it('spec 4.2 rule 2: the claimed content records its result; an identical repeat then replays it', () => {
+    const state = given(idempotencyDecider, [claimed]).when(record()).then([recorded]);
+    expect(idempotentReplay(state, DIGEST)).toEqual(RESULT);
+  });
+
+  it('spec 4.2 rule 2: a result of other content never lands on a claim (conflict), and a stray one is ignored by the fold', () => {
+    given(idempotencyDecider, [claimed]).when(record({ contentDigest: other })).thenThrows(IdempotencyConflictError);
+    const stray: RequestResultRecorded = { type: 'RequestResultRecorded', data: { ...recorded.data, content_digest: other } };
+    expect(fold(idempotencyDecider, [claimed, stray])).toMatchObject({ status: 'claimed', contentDigest: DIGEST });
+  });
+
+  it('spec 8: a claim without a result is retained from its claim', () => {
+    expect(isRetained(fold(idempotencyDecider, [claimed]), at('2036-11-22T10:00:00Z'))).toBe(true);
   });
 });

@@ -31,9 +31,13 @@ export const MISSION_POLICIES = {
 } as const;
 export type MissionPolicy = (typeof MISSION_POLICIES)[keyof typeof MISSION_POLICIES];
 
-/** Spec 2.8: the authorization decision of a logged event and the policy that made it. */
+/**
+ * Spec 2.8: the authorization decision of a logged event and the policy that made it. `deny` only on
+ * ManagementRequestRefused (spec 6, ADR 0018): the caller was authorized for the mission, and the policy
+ * named refused what it asked.
+ */
 export interface AuthorizationRecord {
-  readonly decision: 'permit';
+  readonly decision: 'permit' | 'deny';
   readonly policy: MissionPolicy;
 }
 

@@ -15,16 +15,17 @@ describe('from an approved proposal to the mission (DESIGN 3.1)', () => {
   const pendingId = pendingIdFromBytes(new Uint8Array(16).fill(9));
   const proposalEvents: ProposalEvent[] = [];
   const apply = (events: ProposalEvent[]) => proposalEvents.push(...events);
-  apply(proposalDecider.decide({ type: 'submit', pendingId, agent: AGENT, agentJkt: AGENT_JKT, proposal: { description: 'Reconcile invoices', expires_at: EXPIRES_AT.toISOString() }, now: T0 }, fold(proposalDecider, proposalEvents)));
-  const bytes = missionBlobBytes(proposalBlobFields(fold(proposalDecider, proposalEvents), { approver: APPROVER, now: T1 }));
+  const content = { description: 'Reconcile invoices', expires_at: EXPIRES_AT.toISOString() };
+  apply(proposalDecider.decide({ type: 'submit', pendingId, agent: AGENT, agentJkt: AGENT_JKT, proposal: content, now: T0 }, fold(proposalDecider, proposalEvents)));
+  const bytes = missionBlobBytes(proposalBlobFields(fold(proposalDecider, proposalEvents), content, { approver: APPROVER, now: T1 }));
   const s256 = missionS256(bytes);
-  apply(proposalDecider.decide({ type: 'approve', person: { id: 'alice', tenant: TENANT }, ownsAgent: true, approver: APPROVER, s256, now: T1 }, fold(proposalDecider, proposalEvents)));
+  apply(proposalDecider.decide({ type: 'approve', person: { id: 'alice', tenant: TENANT }, ownsAgent: true, approver: APPROVER, content, s256, now: T1 }, fold(proposalDecider, proposalEvents)));
 
   it('DESIGN 3.1: MissionApproved carries the approval\'s digest, agent, person, tenant and times — the blob\'s own values', () => {
     const events = missionDecider.decide(missionApprovalCommand(fold(proposalDecider, proposalEvents), APPROVER), missionDecider.initialState);
     expect(events).toHaveLength(1);
     const data = events[0]!.data;
-    expect(data).toMatchObject({ mission_s256: s256, agent: AGENT, approved_by: 'alice', tenant: TENANT, approved_at: T1.toISOString(), expires_at: EXPIRES_AT.toISOString(), sequence: 1 });
+    expect(data).toMatchObject({ mission_s256: s256, pending_id: pendingId, agent: AGENT, approved_by: 'alice', tenant: TENANT, approved_at: T1.toISOString(), expires_at: EXPIRES_AT.toISOString(), sequence: 1 });
     const blob = parseMissionBlob(bytes);
     expect([blob.approver, blob.agent, blob.approved_at, blob.expires_at]).toEqual([data.approver, AGENT, T1.toISOString(), EXPIRES_AT.toISOString()]);
     expect(matchesMissionS256(bytes, data.mission_s256)).toBe(true);

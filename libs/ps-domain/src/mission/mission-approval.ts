@@ -17,6 +17,7 @@ export function missionApprovalCommand(proposal: ProposalState, approver: string
     approvedBy: approval.approvedBy,
     tenant: approval.tenant,
     ...(approval.expiresAt !== undefined ? { expiresAt: approval.expiresAt } : {}),
+    pendingId: proposal.pendingId,
     now: approval.approvedAt,
   };
 }

@@ -27,6 +27,8 @@ export interface ApproveMission {
   readonly approvedBy: string;
   readonly tenant: string;
   readonly expiresAt?: Date;
+  /** The proposal it came from: whose `psproposalbody-<pending_id>` a body deletion removes too (spec 3 rule 5). */
+  readonly pendingId?: string;
   /** The approval instant: the blob's `approved_at`. */
   readonly now: Date;
 }
@@ -78,4 +80,27 @@ export interface DeleteMissionBlob extends TokenImpactInput {
   readonly now: Date;
 }
 
-export type MissionCommand = ApproveMission | ReadMissionStatus | TerminateMission | ReadDelegationTree | ApplyMissionExpiry | DeleteMissionBlob;
+/** Spec 7 codes a refused management request of an authorized caller is logged with (spec 6, ADR 0018). */
+export const REFUSAL_CODES = ['invalid_request', 'invalid_termination_reason', 'idempotency_conflict'] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/**
+ * Spec 6, 2.8 (ADR 0018): a management request of a caller **authorized for the mission** that the PS
+ * refused (a reason its role may not record, an administrator without `purpose`, an unusable
+ * replacement, a reused `request_id`). Logged as ManagementRequestRefused with the decision `deny`; it
+ * changes no state. An unauthorized caller is never logged here (absent ≡ not authorized, spec 5.9): the
+ * application sends that to the security audit.
+ */
+export interface RecordRefusal extends TokenImpactInput {
+  readonly type: 'recordRefusal';
+  readonly caller: ManagementCaller;
+  readonly operation: 'terminate';
+  readonly error: RefusalCode;
+  readonly requestId?: string;
+  /** The reason the caller asked for (a spec 2.4 reason; an unknown one is refused before lookup). */
+  readonly requestedReason?: string;
+  readonly purpose?: string;
+  readonly now: Date;
+}
+
+export type MissionCommand = ApproveMission | ReadMissionStatus | TerminateMission | ReadDelegationTree | ApplyMissionExpiry | DeleteMissionBlob | RecordRefusal;

@@ -2,17 +2,19 @@ import type { Decider } from '@mission/decider';
 import { isMissionS256 } from '../blob/mission-s256.js';
 import { MissionNotFoundError } from '../errors/management.errors.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
-import { actorData, type Actor } from '../shared/actor.js';
 import { assertDate, assertOptionalDate } from '../shared/guards.js';
 import { isBoundedText } from '../shared/text.js';
-import { assertTrackedTokensOf, tokenImpactSummary, type TokenImpactData } from '../tokens/token-impact.js';
-import type { TrackedTokensState } from '../tokens/tracked-token.state.js';
-import { MISSION_POLICIES, managementRole, type ManagementCaller, type ManagementRole } from './management-caller.js';
+import { MISSION_POLICIES } from './management-caller.js';
 import { checkBlobDeletionRequest, MissionStillActiveError } from './mission-blob-deletion.js';
+import { authorized, expiryFirst, logData, tokenImpact } from './mission-decision.js';
+import { decideRecordRefusal } from './mission-refusal.js';
 import type { ApplyMissionExpiry, ApproveMission, DeleteMissionBlob, MissionCommand, ReadDelegationTree, ReadMissionStatus, TerminateMission } from './mission.commands.js';
-import type { MissionApprovedData, MissionEvent, MissionLogData, MissionTerminated } from './mission.events.js';
+import type { MissionEvent } from './mission.events.js';
+import { evolveMission } from './mission.evolve.js';
+import { isPendingId } from '../proposal/pending-id.js';
+import { proposalBodyStreamName } from '../proposal/proposal-content.js';
 import { blobStreamName } from './mission-streams.js';
-import { initialMissionState, isExpiryDue, missionExists, PS_SCHEDULER, requestKey, type Mission, type MissionState } from './mission.state.js';
+import { initialMissionState, missionExists, requestKey, type Mission, type MissionState } from './mission.state.js';
 import { checkTerminationRequestSyntax, checkTerminationRules } from './termination-rules.js';
 
 /**
@@ -41,6 +43,8 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
         return decideApplyExpiry(command, state);
       case 'deleteBlob':
         return decideDeleteBlob(command, state);
+      case 'recordRefusal':
+        return decideRecordRefusal(command, state);
       default:
         throw new InvalidCommandError('unknown mission command');
     }
@@ -48,53 +52,6 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
 
   evolve: evolveMission,
 };
-
-function evolveMission(state: MissionState, event: MissionEvent): MissionState {
-  if (event.type === 'MissionApproved') {
-    // Approval happens once; a replayed approval never resets the state (terminated never becomes active).
-    return missionExists(state) ? { ...state, sequence: Math.max(state.sequence, event.data.sequence) } : approved(event.data);
-  }
-  if (!missionExists(state)) return state;
-  const data = event.data;
-  const sequence = Math.max(state.sequence, data.sequence);
-  switch (event.type) {
-    case 'MissionTerminated': {
-      const requestKeys = event.data.request_id !== undefined ? new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) : state.requestKeys;
-      // Terminated never becomes active, and the first termination is never overwritten (spec 3).
-      if (state.status === 'terminated') return { ...state, sequence, requestKeys };
-      const termination = {
-        reason: event.data.reason,
-        terminatedAt: new Date(event.data.terminated_at),
-        actor: actorData(data.actor),
-        ...(event.data.request_id !== undefined ? { requestId: event.data.request_id } : {}),
-        ...(event.data.replacement_s256 !== undefined ? { replacementS256: event.data.replacement_s256 } : {}),
-      };
-      return { ...state, status: 'terminated', termination, sequence, requestKeys };
-    }
-    case 'LateTerminationRequested':
-      return { ...state, sequence, requestKeys: new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) };
-    case 'MissionBlobDeleted':
-      // The first deletion stands (spec 3 rule 5: the tombstone); the state stays terminated.
-      return state.blobDeleted !== undefined ? { ...state, sequence } : { ...state, sequence, blobDeleted: { at: new Date(data.occurred_at), actor: actorData(data.actor) } };
-    default:
-      return { ...state, sequence };
-  }
-}
-
-function approved(data: MissionApprovedData): Mission {
-  return {
-    status: 'active',
-    approver: data.approver,
-    missionS256: data.mission_s256,
-    agent: data.agent,
-    approvedBy: data.approved_by,
-    tenant: data.tenant,
-    approvedAt: new Date(data.approved_at),
-    ...(data.expires_at !== undefined ? { expiresAt: new Date(data.expires_at) } : {}),
-    sequence: data.sequence,
-    requestKeys: new Set(),
-  };
-}
 
 function decideApprove(command: ApproveMission, state: MissionState): MissionEvent[] {
   if (!isBoundedText(command.approver, 2048)) throw new InvalidCommandError('approver must be a non-empty identifier');
@@ -105,6 +62,7 @@ function decideApprove(command: ApproveMission, state: MissionState): MissionEve
   assertDate(command.now, 'now');
   assertOptionalDate(command.expiresAt, 'expiresAt');
   if (command.expiresAt !== undefined && command.expiresAt.getTime() <= command.now.getTime()) throw new InvalidCommandError('expiresAt must be later than now');
+  if (command.pendingId !== undefined && !isPendingId(command.pendingId)) throw new InvalidCommandError('pendingId must be a pending id');
 
   if (missionExists(state)) {
     // A retry of the same approval (e.g. after a crash between the proposal and the mission append).
@@ -135,50 +93,10 @@ function decideApprove(command: ApproveMission, state: MissionState): MissionEve
         tenant: command.tenant,
         approved_at: command.now.toISOString(),
         ...(command.expiresAt !== undefined ? { expires_at: command.expiresAt.toISOString() } : {}),
+        ...(command.pendingId !== undefined ? { pending_id: command.pendingId } : {}),
       },
     },
   ];
-}
-
-/** Anti-oracle (spec 5.9): absent and not authorized are the same refusal. */
-function authorized(state: MissionState, caller: ManagementCaller): { mission: Mission; role: ManagementRole; actor: Actor } {
-  if (!missionExists(state)) throw new MissionNotFoundError('absent');
-  const role = managementRole(state, caller);
-  if (role === undefined) throw new MissionNotFoundError('not_authorized');
-  return { mission: state, role, actor: { id: caller.id, role } };
-}
-
-/** Expiry first (spec 3): the MissionTerminated `expired` a decision at `now` records before anything else. */
-function expiryFirst(mission: Mission, now: Date, trackedTokens: TrackedTokensState | undefined): { events: MissionEvent[]; mission: Mission } {
-  if (mission.status !== 'active' || !isExpiryDue(mission, now)) return { events: [], mission };
-  const expired: MissionTerminated = {
-    type: 'MissionTerminated',
-    data: {
-      ...logData(mission, now, PS_SCHEDULER, MISSION_POLICIES.expiry),
-      reason: 'expired',
-      terminated_at: mission.expiresAt!.toISOString(),
-      ...tokenImpact(mission, now, trackedTokens),
-    },
-  };
-  return { events: [expired], mission: evolveMission(mission, expired) as Mission };
-}
-
-/** Spec 2.8: the `token_impact` member of a MissionTerminated decided at `now`, when the command carried the tokens. */
-function tokenImpact(mission: Mission, now: Date, trackedTokens: TrackedTokensState | undefined): { token_impact?: TokenImpactData } {
-  if (trackedTokens === undefined) return {};
-  assertTrackedTokensOf(trackedTokens, mission.missionS256);
-  return { token_impact: tokenImpactSummary(trackedTokens, now) };
-}
-
-function logData(mission: Mission, now: Date, actor: Actor, policy: MissionLogData['authorization']['policy']): MissionLogData {
-  return {
-    approver: mission.approver,
-    mission_s256: mission.missionS256,
-    sequence: mission.sequence + 1,
-    occurred_at: now.toISOString(),
-    actor: actorData(actor),
-    authorization: { decision: 'permit', policy },
-  };
 }
 
 function decideApplyExpiry(command: ApplyMissionExpiry, state: MissionState): MissionEvent[] {
@@ -286,6 +204,7 @@ function decideDeleteBlob(command: DeleteMissionBlob, state: MissionState): Miss
       data: {
         ...logData(mission, command.now, actor, MISSION_POLICIES.admin),
         blob_stream: blobStreamName(mission.missionS256),
+        ...(mission.pendingId !== undefined ? { proposal_body_stream: proposalBodyStreamName(mission.pendingId) } : {}),
         request_id: command.requestId,
         purpose: command.purpose,
         termination_reason: mission.termination.reason,
@@ -294,3 +213,4 @@ function decideDeleteBlob(command: DeleteMissionBlob, state: MissionState): Miss
     },
   ];
 }
+

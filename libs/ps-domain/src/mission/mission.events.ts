@@ -2,6 +2,7 @@ import type { DomainEvent } from '@mission/decider';
 import type { Actor } from '../shared/actor.js';
 import type { TokenImpactData } from '../tokens/token-impact.js';
 import type { AuthorizationRecord } from './management-caller.js';
+import type { RefusalCode } from './mission.commands.js';
 import type { TerminationReason } from './termination-rules.js';
 
 /**
@@ -26,6 +27,8 @@ export interface MissionApprovedData extends MissionLogData {
   readonly tenant: string;
   readonly approved_at: string;
   readonly expires_at?: string;
+  /** The proposal (`psproposal-<pending_id>`); its content stream is removed with the body (spec 3 rule 5). */
+  readonly pending_id?: string;
 }
 
 /** Spec 3: the one active → terminated transition (spec 2.4 reasons, spec 6 "termination"). */
@@ -80,11 +83,27 @@ export interface DelegationTreeReadData extends MissionLogData {
 export interface MissionBlobDeletedData extends MissionLogData {
   /** The deleted stream (`psblob-<s256>`); the blob itself never enters the log. */
   readonly blob_stream: string;
+  /** The proposal's content stream (`psproposalbody-<pending_id>`), deleted with the body when it still exists. */
+  readonly proposal_body_stream?: string;
   readonly request_id: string;
   readonly purpose: string;
   /** The recorded (first) termination, which the tombstone keeps answering. */
   readonly termination_reason: TerminationReason;
   readonly terminated_at: string;
+}
+
+/**
+ * Spec 6, 2.8 (ADR 0018): an authorized caller's management request the PS refused; `authorization` is
+ * `{decision: "deny", policy}` of the caller's role. Never the raw replacement reference (spec 5.9: the
+ * security audit keeps its keyed digest).
+ */
+export interface ManagementRequestRefusedData extends MissionLogData {
+  readonly operation: 'terminate';
+  /** The spec 7 error the caller received. */
+  readonly error: RefusalCode;
+  readonly request_id?: string;
+  readonly requested_reason?: TerminationReason;
+  readonly purpose?: string;
 }
 
 export type MissionApproved = DomainEvent<'MissionApproved', MissionApprovedData>;
@@ -94,6 +113,8 @@ export type MissionStatusRead = DomainEvent<'MissionStatusRead', MissionStatusRe
 export type DelegationTreeRead = DomainEvent<'DelegationTreeRead', DelegationTreeReadData>;
 export type MissionBlobDeleted = DomainEvent<'MissionBlobDeleted', MissionBlobDeletedData>;
 
-export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead | MissionBlobDeleted;
+export type ManagementRequestRefused = DomainEvent<'ManagementRequestRefused', ManagementRequestRefusedData>;
 
-export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead', 'MissionBlobDeleted'] as const satisfies readonly MissionEvent['type'][];
+export type MissionEvent = MissionApproved | MissionTerminated | LateTerminationRequested | MissionStatusRead | DelegationTreeRead | MissionBlobDeleted | ManagementRequestRefused;
+
+export const MISSION_EVENT_TYPES = ['MissionApproved', 'MissionTerminated', 'LateTerminationRequested', 'MissionStatusRead', 'DelegationTreeRead', 'MissionBlobDeleted', 'ManagementRequestRefused'] as const satisfies readonly MissionEvent['type'][];

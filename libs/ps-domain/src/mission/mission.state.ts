@@ -26,6 +26,8 @@ interface MissionBase {
   readonly tenant: string;
   readonly approvedAt: Date;
   readonly expiresAt?: Date;
+  /** The proposal this mission was approved from (missions approved before issue 12 have none). */
+  readonly pendingId?: string;
   /** The last event's `sequence`. */
   readonly sequence: number;
   /** `requestKey(actor, request_id)` of every terminate request logged after termination began (repeats decide nothing). */

@@ -167,12 +167,38 @@ export function checkTerminationRequestSyntax(request: TerminationRequest): Term
 }
 
 /**
- * Spec 5.4 and spec 4.2 rules 1 and 4 — the role rules as a pure function, applied after the caller
- * was authorized for the mission `missionS256`: the reason must be permitted for the role
- * (`invalid_termination_reason`); an administrator must give a `purpose` (`invalid_request`, a
- * required member); `superseded` needs a `replacementS256` (`invalid_request` when absent) that is a
+ * Spec 5.4 and spec 4.2 rule 4 — the role rules as a pure function, applied once the caller was
+ * authorized for the mission and **before** anything else is looked up (spec 4.2 rule 1: a replacement is
+ * only resolved for a caller whose role may supersede): the reason must be permitted for the role
+ * (`invalid_termination_reason`); an administrator must give a `purpose` (`invalid_request`, a required
+ * member).
+ */
+export function checkTerminationRole(role: ManagementRole, request: TerminationRequest): TerminationReason {
+  const reason = checkTerminationRequestSyntax(request);
+  if (!isPermittedTerminationReason(role, reason)) throw new InvalidTerminationReasonError();
+  if (role === 'admin' && request.purpose === undefined) throw new InvalidRequestError('purpose is required for an administrator');
+  return reason;
+}
+
+/**
+ * Spec 4.2 rule 1: `superseded` needs a `replacementS256` (`invalid_request` when absent) that is a
  * digest, resolves (the application's finding) and is not the mission itself — every failure of it is
  * the same `invalid_request`, disclosing nothing about the referenced mission.
+ */
+export function checkReplacement(request: TerminationRequest, missionS256: string): string {
+  if (request.replacementS256 === undefined) throw new InvalidRequestError('replacement_s256 is required when reason is superseded');
+  if (!isMissionS256(request.replacementS256) || request.replacementResolves !== true || request.replacementS256 === missionS256) {
+    throw new InvalidRequestError(REPLACEMENT_REFUSAL);
+  }
+  return request.replacementS256;
+}
+
+/** Spec 4.2 rule 1: the one message of every unusable replacement (no condition is disclosed). */
+export const REPLACEMENT_REFUSAL = 'replacement_s256 does not identify a mission that can replace this one';
+
+/**
+ * Spec 5.4 and spec 4.2 rules 1 and 4: {@link checkTerminationRole}, then for `superseded`
+ * {@link checkReplacement}.
  *
  * @returns the reason, and the replacement when the reason is `superseded` (otherwise it is ignored)
  */
@@ -181,13 +207,7 @@ export function checkTerminationRules(
   request: TerminationRequest,
   missionS256: string,
 ): { readonly reason: TerminationReason; readonly replacementS256?: string } {
-  const reason = checkTerminationRequestSyntax(request);
-  if (!isPermittedTerminationReason(role, reason)) throw new InvalidTerminationReasonError();
-  if (role === 'admin' && request.purpose === undefined) throw new InvalidRequestError('purpose is required for an administrator');
+  const reason = checkTerminationRole(role, request);
   if (reason !== 'superseded') return { reason };
-  if (request.replacementS256 === undefined) throw new InvalidRequestError('replacement_s256 is required when reason is superseded');
-  if (!isMissionS256(request.replacementS256) || request.replacementResolves !== true || request.replacementS256 === missionS256) {
-    throw new InvalidRequestError('replacement_s256 does not identify a mission that can replace this one');
-  }
-  return { reason, replacementS256: request.replacementS256 };
+  return { reason, replacementS256: checkReplacement(request, missionS256) };
 }

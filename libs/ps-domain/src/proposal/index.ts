@@ -4,3 +4,4 @@ export * from './proposal.commands.js';
 export * from './proposal.events.js';
 export * from './proposal.state.js';
 export * from './proposal.decider.js';
+export * from './proposal-content.js';

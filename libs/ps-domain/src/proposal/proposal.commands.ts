@@ -21,7 +21,7 @@ export interface SubmitProposal {
 
 /**
  * `POST /mission/approvals` with `decision: "approve"` (DESIGN 3.1). The application builds the blob
- * with `proposalBlobFields(state, {approver, now, expiresAt})` → `missionBlobBytes` → `missionS256`
+ * with `proposalBlobFields(state, content, {approver, now, expiresAt})` → `missionBlobBytes` → `missionS256`
  * and passes the digest; the decider rebuilds the blob and refuses a digest that does not match.
  */
 export interface ApproveProposal {
@@ -31,6 +31,8 @@ export interface ApproveProposal {
   readonly ownsAgent: boolean;
   /** The PS issuer identifier (the blob's `approver`). */
   readonly approver: string;
+  /** The proposal's content as recorded on `psproposalbody-<pending_id>` (checked against the submitted digest). */
+  readonly content: MissionProposal;
   readonly s256: string;
   /** The person's `expires_at` override; otherwise the proposal's own (if any). */
   readonly expiresAt?: Date;

@@ -10,6 +10,7 @@ import { isPendingId, pendingIdFromBytes, proposalStreamName } from './pending-i
 import type { ApproveProposal, DeclineProposal, SubmitProposal } from './proposal.commands.js';
 import { proposalDecider } from './proposal.decider.js';
 import { ProposalAlreadyDecidedError, ProposalNotFoundError } from './proposal.errors.js';
+import { proposalContentDigest } from './proposal-content.js';
 import type { ProposalApproved, ProposalDeclined, ProposalEvent, ProposalSubmitted } from './proposal.events.js';
 import { proposalBlobFields, proposalView, proposalViewForAgent } from './proposal.state.js';
 
@@ -25,19 +26,16 @@ const submitted: ProposalSubmitted = {
     pending_id: PENDING_ID,
     agent: AGENT,
     agent_jkt: AGENT_JKT,
-    description: 'Reconcile November invoices',
-    tools: ['invoices.read'],
-    resources: ['https://erp.example.com/invoices'],
-    expires_at: EXPIRES_AT.toISOString(),
+    content_digest: proposalContentDigest(PROPOSAL),
     submitted_at: T0.toISOString(),
   },
 };
 
 const pending = fold(proposalDecider, [submitted]);
-const s256For = (now: Date, expiresAt?: Date): string => missionS256(missionBlobBytes(proposalBlobFields(pending, { approver: APPROVER, now, ...(expiresAt ? { expiresAt } : {}) })));
+const s256For = (now: Date, expiresAt?: Date): string => missionS256(missionBlobBytes(proposalBlobFields(pending, PROPOSAL, { approver: APPROVER, now, ...(expiresAt ? { expiresAt } : {}) })));
 const S256 = s256For(T1);
 
-const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'approve', person: PERSON, ownsAgent: true, approver: APPROVER, s256: S256, now: T1, ...overrides });
+const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'approve', person: PERSON, ownsAgent: true, approver: APPROVER, content: PROPOSAL, s256: S256, now: T1, ...overrides });
 const decline = (overrides: Partial<DeclineProposal> = {}): DeclineProposal => ({ type: 'decline', person: PERSON, ownsAgent: true, now: T1, ...overrides });
 
 const approved: ProposalApproved = {
@@ -61,7 +59,7 @@ describe('pending ids (DESIGN 3.1, DESIGN 1 stream psproposal-<pending_id>)', ()
 
 describe('Proposal decider (DESIGN 3.1)', () => {
   describe('submit', () => {
-    it('DESIGN 3.1: records ProposalSubmitted with the agent, its key thumbprint and the proposal; the view is pending', () => {
+    it('spec 3 rule 5 (ADR 0019): records ProposalSubmitted with the agent, its key thumbprint and the digest of the proposal — never its content; the view is pending', () => {
       const state = given(proposalDecider).when(submit()).then([submitted]);
       expect(proposalView(state)).toEqual({ status: 'pending' });
     });
@@ -69,7 +67,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     it('DESIGN 3.1: a proposal without optional members records none of them', () => {
       given(proposalDecider)
         .when(submit({ proposal: { description: 'x' } }))
-        .then([{ type: 'ProposalSubmitted', data: { pending_id: PENDING_ID, agent: AGENT, agent_jkt: AGENT_JKT, description: 'x', submitted_at: T0.toISOString() } }]);
+        .then([{ type: 'ProposalSubmitted', data: { pending_id: PENDING_ID, agent: AGENT, agent_jkt: AGENT_JKT, content_digest: proposalContentDigest({ description: 'x' }), submitted_at: T0.toISOString() } }]);
     });
 
     it('DESIGN 3.1: refuses a proposal whose expires_at has passed by the time it is decided (invalid_request)', () => {
@@ -98,7 +96,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
 
     it('DESIGN 3.1: the recorded s256 is the digest of the blob the approval serializes (verified by re-hashing)', () => {
-      const bytes = missionBlobBytes(proposalBlobFields(pending, { approver: APPROVER, now: T1 }));
+      const bytes = missionBlobBytes(proposalBlobFields(pending, PROPOSAL, { approver: APPROVER, now: T1 }));
       expect(matchesMissionS256(bytes, approved.data.s256)).toBe(true);
       expect(parseMissionBlob(bytes)).toEqual({
         approver: APPROVER,
@@ -119,11 +117,15 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
 
     it('DESIGN 3.1: a proposal without expires_at approves to a mission without expires_at', () => {
-      const plain: ProposalSubmitted = { type: 'ProposalSubmitted', data: { pending_id: PENDING_ID, agent: AGENT, agent_jkt: AGENT_JKT, description: 'x', submitted_at: T0.toISOString() } };
-      const s256 = missionS256(missionBlobBytes(proposalBlobFields(fold(proposalDecider, [plain]), { approver: APPROVER, now: T1 })));
+      const plain: ProposalSubmitted = { type: 'ProposalSubmitted', data: { pending_id: PENDING_ID, agent: AGENT, agent_jkt: AGENT_JKT, content_digest: proposalContentDigest({ description: 'x' }), submitted_at: T0.toISOString() } };
+      const s256 = missionS256(missionBlobBytes(proposalBlobFields(fold(proposalDecider, [plain]), { description: 'x' }, { approver: APPROVER, now: T1 })));
       given(proposalDecider, [plain])
-        .when(approve({ s256 }))
+        .when(approve({ s256, content: { description: 'x' } }))
         .then([{ type: 'ProposalApproved', data: { pending_id: PENDING_ID, s256, approved_by: 'alice', tenant: TENANT, approved_at: T1.toISOString() } }]);
+    });
+
+    it('spec 3 rule 5 (ADR 0019): refuses content other than the submitted one (its digest is on the proposal stream)', () => {
+      given(proposalDecider, [submitted]).when(approve({ content: { ...PROPOSAL, description: 'Pay every invoice' } })).thenThrows(InvalidCommandError);
     });
 
     it('DESIGN 3.1: refuses an s256 that is not the digest of this approval\'s blob', () => {

@@ -1,6 +1,6 @@
 import type { Decider } from '@mission/decider';
 import { missionBlobBytes } from '../blob/mission-blob.js';
-import { assertMissionProposal, type MissionProposal } from '../blob/mission-proposal.js';
+import { assertMissionProposal } from '../blob/mission-proposal.js';
 import { isMissionS256, missionS256 } from '../blob/mission-s256.js';
 import { InvalidRequestError } from '../errors/management.errors.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
@@ -8,6 +8,7 @@ import { assertDate, assertOptionalDate, assertText } from '../shared/guards.js'
 import { isSha256Base64url } from '../shared/sha256.js';
 import { isBoundedText } from '../shared/text.js';
 import { isPendingId } from './pending-id.js';
+import { proposalContentDigest } from './proposal-content.js';
 import type { ApproveProposal, DeclineProposal, PersonPrincipal, ProposalCommand, SubmitProposal } from './proposal.commands.js';
 import { ProposalAlreadyDecidedError, ProposalNotFoundError } from './proposal.errors.js';
 import type { ProposalEvent, ProposalSubmittedData } from './proposal.events.js';
@@ -57,13 +58,7 @@ export const proposalDecider: Decider<ProposalCommand, ProposalEvent, ProposalSt
 };
 
 function submitted(data: ProposalSubmittedData): Proposal {
-  const proposal: MissionProposal = {
-    description: data.description,
-    ...(data.tools !== undefined ? { tools: data.tools } : {}),
-    ...(data.resources !== undefined ? { resources: data.resources } : {}),
-    ...(data.expires_at !== undefined ? { expires_at: data.expires_at } : {}),
-  };
-  return { status: 'pending', pendingId: data.pending_id, agent: data.agent, agentJkt: data.agent_jkt, proposal, submittedAt: new Date(data.submitted_at) };
+  return { status: 'pending', pendingId: data.pending_id, agent: data.agent, agentJkt: data.agent_jkt, contentDigest: data.content_digest, submittedAt: new Date(data.submitted_at) };
 }
 
 function decideSubmit(command: SubmitProposal, state: ProposalState): ProposalEvent[] {
@@ -82,10 +77,7 @@ function decideSubmit(command: SubmitProposal, state: ProposalState): ProposalEv
         pending_id: command.pendingId,
         agent: command.agent,
         agent_jkt: command.agentJkt,
-        description: proposal.description,
-        ...(proposal.tools !== undefined ? { tools: [...proposal.tools] } : {}),
-        ...(proposal.resources !== undefined ? { resources: [...proposal.resources] } : {}),
-        ...(proposal.expires_at !== undefined ? { expires_at: proposal.expires_at } : {}),
+        content_digest: proposalContentDigest(proposal),
         submitted_at: command.now.toISOString(),
       },
     },
@@ -109,7 +101,8 @@ function decideApprove(command: ApproveProposal, state: ProposalState): Proposal
   assertOptionalDate(command.expiresAt, 'expiresAt');
   const proposal = decidable(command, state);
 
-  const fields = proposalBlobFields(proposal, { approver: command.approver, now: command.now, ...(command.expiresAt ? { expiresAt: command.expiresAt } : {}) });
+  assertMissionProposal(command.content, 'content');
+  const fields = proposalBlobFields(proposal, command.content, { approver: command.approver, now: command.now, ...(command.expiresAt ? { expiresAt: command.expiresAt } : {}) });
   if (fields.expires_at !== undefined && Date.parse(fields.expires_at) <= command.now.getTime()) throw new InvalidRequestError('expires_at must be in the future');
   if (missionS256(missionBlobBytes(fields)) !== command.s256) throw new InvalidCommandError('s256 is not the digest of the blob this approval serializes');
 

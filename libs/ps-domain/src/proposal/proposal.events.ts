@@ -5,10 +5,11 @@ export interface ProposalSubmittedData {
   readonly pending_id: string;
   readonly agent: string;
   readonly agent_jkt: string;
-  readonly description: string;
-  readonly tools?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly expires_at?: string;
+  /**
+   * `proposalContentDigest` of the content, which itself lives only on the deletable
+   * `psproposalbody-<pending_id>` (then in `psblob-<s256>`): spec 3 rule 5, ADR 0019.
+   */
+  readonly content_digest: string;
   readonly submitted_at: string;
 }
 

@@ -1,6 +1,7 @@
 import type { MissionBlobFields } from '../blob/mission-blob.js';
 import type { MissionProposal } from '../blob/mission-proposal.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
+import { proposalContentDigest } from './proposal-content.js';
 import { ProposalNotFoundError } from './proposal.errors.js';
 
 export interface NoProposal {
@@ -24,7 +25,8 @@ interface ProposalBase {
   readonly pendingId: string;
   readonly agent: string;
   readonly agentJkt: string;
-  readonly proposal: MissionProposal;
+  /** `proposalContentDigest` of the content on `psproposalbody-<pending_id>` (never the content itself). */
+  readonly contentDigest: string;
   readonly submittedAt: Date;
 }
 
@@ -85,20 +87,23 @@ export interface BlobOptions {
 }
 
 /**
- * DESIGN 3.1: the blob fields an approval of this proposal serializes — `approved_tools` and
- * `approved_resources` are the proposed `tools` and `resources`, `expires_at` the override or else
- * the proposal's. Feed them to `missionBlobBytes`.
+ * DESIGN 3.1: the blob fields an approval of this proposal serializes from its `content` (read from
+ * `psproposalbody-<pending_id>`) — `approved_tools` and `approved_resources` are the proposed `tools` and
+ * `resources`, `expires_at` the override or else the proposal's. Feed them to `missionBlobBytes`.
+ *
+ * @throws InvalidCommandError when `content` is not the content this proposal was submitted with
  */
-export function proposalBlobFields(state: ProposalState, options: BlobOptions): MissionBlobFields {
+export function proposalBlobFields(state: ProposalState, content: MissionProposal, options: BlobOptions): MissionBlobFields {
   if (!proposalExists(state)) throw new InvalidCommandError('there is no proposal to build a blob from');
-  const expiresAt = options.expiresAt?.toISOString() ?? state.proposal.expires_at;
+  if (proposalContentDigest(content) !== state.contentDigest) throw new InvalidCommandError('the content is not the one this proposal was submitted with');
+  const expiresAt = options.expiresAt?.toISOString() ?? content.expires_at;
   return {
     approver: options.approver,
     agent: state.agent,
     approved_at: options.now.toISOString(),
-    description: state.proposal.description,
+    description: content.description,
     ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
-    ...(state.proposal.tools !== undefined ? { approved_tools: [...state.proposal.tools] } : {}),
-    ...(state.proposal.resources !== undefined ? { approved_resources: [...state.proposal.resources] } : {}),
+    ...(content.tools !== undefined ? { approved_tools: [...content.tools] } : {}),
+    ...(content.resources !== undefined ? { approved_resources: [...content.resources] } : {}),
   };
 }

@@ -5,3 +5,4 @@ export * from './tracked-token.decider.js';
 export * from './token-residual.js';
 export * from './delegation-tree.js';
 export * from './token-impact.js';
+export * from './tree-visibility.js';
