@@ -16,6 +16,7 @@ import {
   SignatureKeyError,
   verifyAgentToken,
   type AgentProvider,
+  type VerifiedAgentToken,
   type PrincipalRegistry,
 } from '@mission/signature-key';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
@@ -200,6 +201,17 @@ function unverifiedIssuerAndKid(jwt: string): { issuer?: string; kid?: string } 
   }
 }
 
+/**
+ * Spec 5.2, 5.4, issue 12 defect 1 (ADR 0015): an Agent Token's `sub` — and `parent_agent`, if any — must be
+ * identifiers its issuer may assert (their domain is one of the provider's `agent_domains`). Otherwise provider
+ * B could mint a token naming provider A's agent and act as it. Refused before the signature is even checked
+ * against the token's key, and the same way whatever mission the request names (no oracle).
+ */
+export function agentIdentifiersVouchedByIssuer(token: VerifiedAgentToken, providers: Pick<AgentProviderKeys, 'binding'>): void {
+  if (!providers.binding.vouches(token.issuer, token.agent)) fail('agent_outside_provider');
+  if (token.parentAgent !== undefined && !providers.binding.vouches(token.issuer, token.parentAgent)) fail('agent_outside_provider');
+}
+
 async function agentSigningKey(jwt: string, sources: KeySources): Promise<SigningKey> {
   const { issuer, kid } = unverifiedIssuerAndKid(jwt);
   let providers: AgentProvider[] = [];
@@ -208,11 +220,13 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
     providers = kid === undefined ? [{ issuer, jwks: { keys: [] } }] : [await sources.agentProviders.providerFor(issuer, kid)];
   }
   const token = await verifyAgentToken(jwt, providers, sources.clock);
+  agentIdentifiersVouchedByIssuer(token, sources.agentProviders);
   const claims = decodeJwt(jwt) as AgentTokenClaims;
   return {
     key: { alg: signatureAlgorithmOf(token.cnfJwk), publicKey: { ...token.cnfJwk } },
     caller: {
       kind: 'agent',
+      provider: token.issuer,
       agent: token.agent,
       ...(token.parentAgent !== undefined ? { parentAgent: token.parentAgent } : {}),
       agentJkt: await calculateJwkThumbprint({ ...token.cnfJwk }, 'sha256'),
