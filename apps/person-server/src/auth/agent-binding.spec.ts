@@ -33,7 +33,9 @@ describe('agent identifier binding (issue 12 defect 1, spec 5.2, ADR 0015)', () 
     expect(binding.identityOf('aauth:x@agents-b.example')).toEqual({ provider: B, agent: 'aauth:x@agents-b.example' });
   });
 
-  it('refuses a domain bound to two providers', () => {
-    expect(() => new AgentIdentifierBinding([{ issuer: A }, { issuer: B, agent_domains: ['agents.example'] }])).toThrow(/two providers/);
+  it('spec 5.2: a domain two providers claim is asserted by neither (configuration validation refuses it first)', () => {
+    const ambiguous = new AgentIdentifierBinding([{ issuer: A }, { issuer: B, agent_domains: ['agents.example'] }]);
+    expect(ambiguous.providerOf('aauth:assistant@agents.example')).toBeUndefined();
+    expect(ambiguous.vouches(A, 'aauth:assistant@agents.example')).toBe(false);
   });
 });

@@ -41,15 +41,15 @@ export function sameAgent(a: AgentIdentity, b: AgentIdentity): boolean {
 
 /** Which provider may assert which agent identifiers (see the module comment). */
 export class AgentIdentifierBinding {
-  private readonly providerByDomain = new Map<string, string>();
+  /** domain → its provider, or `null` when two claim it (configuration validation refuses that for agent providers). */
+  private readonly providerByDomain = new Map<string, string | null>();
 
   constructor(providers: readonly AgentDomainSource[]) {
     for (const provider of providers) {
       for (const domain of agentDomainsOf(provider)) {
         const owner = this.providerByDomain.get(domain);
-        // Configuration validation refuses this first; a second owner would make identifiers ambiguous.
-        if (owner !== undefined && owner !== provider.issuer) throw new Error(`agent domain ${domain} is bound to two providers`);
-        this.providerByDomain.set(domain, provider.issuer);
+        // Fail closed: an ambiguous domain is asserted by nobody.
+        this.providerByDomain.set(domain, owner === undefined || owner === provider.issuer ? provider.issuer : null);
       }
     }
   }
@@ -57,7 +57,7 @@ export class AgentIdentifierBinding {
   /** The one provider that may assert `agent`, or undefined when none may. */
   providerOf(agent: string): string | undefined {
     const domain = agentIdentifierDomain(agent);
-    return domain === undefined ? undefined : this.providerByDomain.get(domain);
+    return domain === undefined ? undefined : (this.providerByDomain.get(domain) ?? undefined);
   }
 
   /** Whether `provider` may assert `agent` (as an Agent Token's `sub` or `parent_agent`). */

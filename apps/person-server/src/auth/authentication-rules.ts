@@ -164,6 +164,16 @@ const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFa
  * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
  * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
  */
+/** The `sig` member of `Signature-Key`, parsed (draft-hardt-httpbis-signature-key); refusals are 401 with the parser's reason. */
+export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSignatureKey> {
+  try {
+    return parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+  } catch (error) {
+    if (error instanceof SignatureKeyError) fail(error.reason, error);
+    throw error;
+  }
+}
+
 export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody: boolean): void {
   const field = headerLines(request.headers, 'content-digest');
   if (!hasBody && field === undefined) return;
@@ -267,7 +277,7 @@ export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: 
 /** RFC 9421 §3.2, spec 5.1: the signature labelled `sig` verifies with the resolved key over its covered components. */
 export async function signatureVerifies(
   message: HttpRequest,
-  signingKey: SigningKey,
+  signingKey: Pick<SigningKey, 'key'>,
   hasBody: boolean,
   clock: Clock,
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
@@ -294,7 +304,7 @@ export async function signatureVerifies(
  */
 export async function signatureNotReplayed(
   verified: VerifiedSignature,
-  signingKey: SigningKey,
+  signingKey: Pick<SigningKey, 'key'>,
   cache: SignatureReplayCache,
   clock: Clock,
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,

@@ -40,6 +40,6 @@ import { StoredSignatureClaims } from './stored-signature-claims.js';
       ) => new RequestAuthenticator({ baseUrl: settings.baseUrl, principals: config.principals, agentProviders, replayCache, signatureClaims, clock }),
     },
   ],
-  exports: [CLOCK, AgentProviderKeys, SignatureReplayCache, RequestAuthenticator],
+  exports: [CLOCK, AgentProviderKeys, SignatureReplayCache, StoredSignatureClaims, RequestAuthenticator],
 })
 export class AuthenticationModule {}
