@@ -7,13 +7,13 @@ import {
   requestHasBody,
   requiredComponentsCovered,
   signatureInputLabelledSig,
-  signatureNotReplayed,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
   type IncomingSignedRequest,
   type KeySources,
 } from './authentication-rules.js';
+import { signatureNotReplayed } from './signature-not-replayed.js';
 import {
   ALICE_KEY,
   AGENT,

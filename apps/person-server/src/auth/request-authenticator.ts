@@ -8,13 +8,13 @@ import {
   requestHasBody,
   requiredComponentsCovered,
   signatureInputLabelledSig,
-  signatureNotReplayed,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
   SIGNATURE_MAX_AGE_SECONDS,
   type IncomingSignedRequest,
 } from './authentication-rules.js';
+import { signatureNotReplayed } from './signature-not-replayed.js';
 import type { AuthenticatedCaller } from './authenticated-caller.js';
 import type { SignatureReplayCache } from './signature-replay-cache.js';
 import type { StoredSignatureClaims } from './stored-signature-claims.js';

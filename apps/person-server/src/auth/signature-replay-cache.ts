@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { SignatureAlgorithm } from '@mission/http-signatures';
-import type { StoredSignatureClaims } from './stored-signature-claims.js';
 
 /** Order of the P-256 group (FIPS 186-4 D.1.2.3): an ECDSA signature (r, s) verifies as (r, n − s) too. */
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -32,7 +31,7 @@ export interface SignatureReplayCacheOptions {
  * same signature is accepted at most once.
  *
  * In memory, bounded and per replica: it answers repeats this replica saw without IO. Across replicas and
- * restarts the check is made by {@link StoredSignatureClaims} in the event store (issue 12 defect 8), which
+ * restarts the check is made by `StoredSignatureClaims` in the event store (issue 12 defect 8), which
  * the authenticator consults after this cache reports a first use.
  *
  * When full of still-valid entries the cache refuses (fails closed) instead of forgetting one.

@@ -8,11 +8,11 @@ import {
   requiredComponentsCovered,
   signatureInputLabelledSig,
   signatureKeyOf,
-  signatureNotReplayed,
   signatureVerifies,
   signedMessage,
   type IncomingSignedRequest,
 } from '../auth/authentication-rules.js';
+import { signatureNotReplayed } from '../auth/signature-not-replayed.js';
 import type { SignatureReplayCache } from '../auth/signature-replay-cache.js';
 import type { StoredSignatureClaims } from '../auth/stored-signature-claims.js';
 import { ResourceUnavailableError, type ResourceDirectory } from '../tokens/resource-directory.js';

@@ -6,7 +6,7 @@ import type { EventStore } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { tokensStreamName } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { signedRequest } from '../auth/signed-request.spec-helper.js';
+import { signedRequest, without } from '../auth/signed-request.spec-helper.js';
 import { alice, events, headersExceptDateAndRequestId, newAgent, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
@@ -35,7 +35,7 @@ const revokeAsAgent = (agent: Agent, body: unknown): Promise<Reply> => ps.asAgen
 
 /** `POST /revoke` signed by the demo resource (https://files.example) with its configured key (ADR 0016). */
 function revokeAsResource(body: unknown): Promise<Reply> {
-  const { d: _d, ...publicJwk } = RESOURCE_KEY;
+  const publicJwk = without(RESOURCE_KEY, 'd');
   return ps.send(
     signedRequest({
       key: { privateJwk: RESOURCE_KEY, publicJwk, alg: 'ecdsa-p256-sha256' },
