@@ -129,7 +129,7 @@ const personServerConfig = {
     { id: 'bob', role: 'person', jkt: keyFor('ps-principal-bob', 'ES256').kid, tenant: 't1', agents: ['aauth:researcher@agents.example'] },
     { id: 'ops', role: 'admin', jkt: keyFor('ps-principal-ops', 'ES256').kid, tenant: 't1' },
   ],
-  agent_providers: [{ issuer: 'https://agents.example', jwks: { keys: [keyFor('ps-agent-provider-agents.example', 'ES256').publicJwk] } }],
+  agent_providers: [{ issuer: 'https://agents.example', agent_domains: ['agents.example'], jwks: { keys: [keyFor('ps-agent-provider-agents.example', 'ES256').publicJwk] } }],
   resources: [
     {
       issuer: 'https://files.example',

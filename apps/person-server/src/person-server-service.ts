@@ -10,4 +10,6 @@ export const personServerService: ServiceDefinition<PersonServerConfig> = {
   configSchema: personServerConfigSchema,
   // Spec mission-management 7: every error is application/problem+json, also those the platform raises (a body that is not JSON, no route).
   errorFormat: 'problem',
+  // DESIGN 3.2, RFC 9530 (ADR 0014): Content-Digest is verified over the bytes received, so coded bodies are refused (415), never inflated.
+  requestContentCodings: 'refuse',
 };

@@ -1,8 +1,11 @@
 import { publicSigningJwk, type AgentProvider } from '@mission/signature-key';
+import { AgentIdentifierBinding } from './agent-binding.js';
 
 /** An agent provider as configured (`agent_providers`, DESIGN 5): inline `jwks`, a `jwks_uri`, or neither (discovery). */
 export interface ConfiguredAgentProvider {
   readonly issuer: string;
+  /** The domains of the agent identifiers it may assert (ADR 0015); default the issuer's host. */
+  readonly agent_domains?: readonly string[] | undefined;
   readonly jwks?: { readonly keys: readonly { readonly kty: string; readonly [member: string]: unknown }[] };
   readonly jwks_uri?: string;
 }
@@ -61,12 +64,15 @@ export class AgentProviderKeys {
   private readonly maxDocumentBytes: number;
   private readonly nowMs: () => number;
   private readonly fetchFn: typeof fetch;
+  /** ADR 0015: which provider may assert which agent identifiers. */
+  readonly binding: AgentIdentifierBinding;
 
   constructor(
     providers: readonly ConfiguredAgentProvider[],
     private readonly options: AgentProviderKeysOptions = {},
   ) {
     this.providers = new Map(providers.map((provider) => [provider.issuer, provider]));
+    this.binding = new AgentIdentifierBinding(providers);
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? 5_000;
     this.maxAgeMs = options.maxAgeMs ?? 600_000;
     this.refreshIntervalMs = options.unknownKidRefreshIntervalMs ?? 30_000;

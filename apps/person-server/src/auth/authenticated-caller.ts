@@ -10,9 +10,15 @@ export interface AgentTokenClaims {
 /** An Agent, authenticated by a request signed with the key of its verified Agent Token (spec 5.1, DESIGN 3.2). */
 export interface AuthenticatedAgent {
   readonly kind: 'agent';
+  /**
+   * The verified `iss` of the Agent Token: the agent provider that vouches for {@link agent}. The authenticator
+   * accepts only identifiers within this provider's agent domains (ADR 0015), so (provider, agent) is the
+   * agent's identity and `agent` alone names one provider.
+   */
+  readonly provider: string;
   /** The Agent Token's `sub`: the agent identifier, e.g. `aauth:assistant@agents.example`. */
   readonly agent: string;
-  /** The Agent Token's `parent_agent`: present when the caller is a sub-agent. */
+  /** The Agent Token's `parent_agent` (same provider, ADR 0015): present when the caller is a sub-agent. */
   readonly parentAgent?: string;
   /** RFC 7638 SHA-256 thumbprint of the Agent Token's `cnf.jwk`, the key that signed the request. */
   readonly agentJkt: string;
@@ -43,6 +49,6 @@ export type AuthenticatedCaller = AuthenticatedAgent | AuthenticatedPrincipal;
  */
 export function callerKey(caller: AuthenticatedCaller): string {
   return caller.kind === 'agent'
-    ? `agent:${encodeURIComponent(caller.tokenClaims.iss)}:${encodeURIComponent(caller.agent)}`
+    ? `agent:${encodeURIComponent(caller.provider)}:${encodeURIComponent(caller.agent)}`
     : `principal:${encodeURIComponent(caller.id)}`;
 }

@@ -7,13 +7,13 @@ import {
   requestHasBody,
   requiredComponentsCovered,
   signatureInputLabelledSig,
-  signatureNotReplayed,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
   type IncomingSignedRequest,
   type KeySources,
 } from './authentication-rules.js';
+import { signatureNotReplayed } from './signature-not-replayed.js';
 import {
   ALICE_KEY,
   AGENT,
@@ -27,7 +27,10 @@ import {
   principalKey,
   signedRequest,
 } from './signed-request.spec-helper.js';
-import { SignatureReplayCache } from './signature-replay-cache.js';
+import { EventStoreUnavailableError, type EventStore, type RecordedEvent } from '@mission/event-store';
+import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
+import { SignatureReplayCache, signatureIdentity } from './signature-replay-cache.js';
+import { SIGNATURE_USED, signatureClaimStreamName, StoredSignatureClaims } from './stored-signature-claims.js';
 
 /** The `Signature-Error` reason a synchronous or asynchronous rule refused with. */
 async function refusal(rule: () => unknown): Promise<string> {
@@ -206,7 +209,7 @@ describe('signatureNotReplayed (spec 5.6, DESIGN 3.2: replay cache on the signat
     const signingKey = await signingKeyFromSignatureKey(request.headers, sources());
     const verified = await signatureVerifies(signedMessage(request, BASE_URL), signingKey, false, clock);
     const cache = new SignatureReplayCache();
-    expect(() => signatureNotReplayed(verified, signingKey, cache, clock)).not.toThrow();
+    await expect(signatureNotReplayed(verified, signingKey, cache, clock)).resolves.toBeUndefined();
     await expect(refusal(() => signatureNotReplayed(verified, signingKey, cache, clock))).resolves.toBe('replayed_signature');
   });
 
@@ -216,6 +219,53 @@ describe('signatureNotReplayed (spec 5.6, DESIGN 3.2: replay cache on the signat
     const verified = await signatureVerifies(signedMessage(request, BASE_URL), signingKey, false, clock);
     const cache = new SignatureReplayCache({ maxEntries: 1 });
     cache.remember('someone-else', clock.now().getTime() + 60_000, clock.now().getTime());
-    expect(() => signatureNotReplayed(verified, signingKey, cache, clock)).toThrow(expect.objectContaining({ status: 503, code: 'temporarily_unavailable' }));
+    await expect(signatureNotReplayed(verified, signingKey, cache, clock)).rejects.toEqual(expect.objectContaining({ status: 503, code: 'temporarily_unavailable' }));
+  });
+
+  describe('claims in the event store (issue 12 defect 8, spec 5.6)', () => {
+    let temp: TempEmbeddedStore;
+    beforeEach(async () => (temp = await openTempEmbeddedStore('ps-claims-')));
+    afterEach(async () => temp.dispose());
+
+    const verifiedRequest = async () => {
+      const request = signedRequest({ key: alice, signatureKey: hwkSignatureKey(alice), nonce: `n-${Math.random()}` });
+      const signingKey = await signingKeyFromSignatureKey(request.headers, sources());
+      return { signingKey, verified: await signatureVerifies(signedMessage(request, BASE_URL), signingKey, false, clock) };
+    };
+
+    it('spec 5.6: a signature accepted by one replica is refused by another replica on the same store, and after a restart', async () => {
+      const { signingKey, verified } = await verifiedRequest();
+      await signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(temp.store));
+      // Another replica: its own empty in-memory cache, the same store.
+      await expect(refusal(() => signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(temp.store)))).resolves.toBe('replayed_signature');
+      const restarted = await temp.restart();
+      await expect(refusal(() => signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(restarted)))).resolves.toBe('replayed_signature');
+    });
+
+    it('spec 5.6: two replicas racing on one signature: exactly one accepts it', async () => {
+      const { signingKey, verified } = await verifiedRequest();
+      const outcomes = await Promise.allSettled(
+        [1, 2, 3].map(() => signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(temp.store))),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    });
+
+    it('spec 5.6: the claim holds the signature identity and window only — never the signature or the request', async () => {
+      const { signingKey, verified } = await verifiedRequest();
+      await signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(temp.store));
+      const identity = signatureIdentity(signingKey.key.alg, verified.signature);
+      const stored: RecordedEvent[] = [];
+      for await (const event of temp.store.readStream(signatureClaimStreamName(identity))) stored.push(event);
+      expect(stored.map(({ type, data }) => ({ type, data }))).toEqual([{ type: SIGNATURE_USED, data: { valid_until: new Date((NOW_SECONDS + 61) * 1000).toISOString() } }]);
+      expect(JSON.stringify(stored.map(({ data, metadata }) => ({ data, metadata })))).not.toContain(Buffer.from(verified.signature).toString('base64'));
+    });
+
+    it('spec 5.6: when the store cannot record the claim the request fails closed with 503', async () => {
+      const { signingKey, verified } = await verifiedRequest();
+      const down = { appendToStream: () => Promise.reject(new EventStoreUnavailableError('down')) } as unknown as EventStore;
+      await expect(signatureNotReplayed(verified, signingKey, new SignatureReplayCache(), clock, 60, new StoredSignatureClaims(down))).rejects.toEqual(
+        expect.objectContaining({ status: 503, code: 'temporarily_unavailable' }),
+      );
+    });
   });
 });

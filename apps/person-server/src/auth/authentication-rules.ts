@@ -16,15 +16,15 @@ import {
   SignatureKeyError,
   verifyAgentToken,
   type AgentProvider,
+  type VerifiedAgentToken,
   type PrincipalRegistry,
 } from '@mission/signature-key';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
 import { parseDictionary, type Dictionary } from 'structured-headers';
 import type { Clock } from '../http/clock.js';
-import { SignatureVerificationError, TemporarilyUnavailableError, type SignatureFailureReason } from '../http/problem-errors.js';
+import { SignatureVerificationError, type SignatureFailureReason } from '../http/problem-errors.js';
 import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
 import type { AgentTokenClaims, AuthenticatedCaller } from './authenticated-caller.js';
-import { signatureIdentity, type SignatureReplayCache } from './signature-replay-cache.js';
 
 /** The request as the authenticator needs it; an Express request (with Nest's `rawBody`) fits. */
 export interface IncomingSignedRequest {
@@ -162,6 +162,16 @@ const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFa
  * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
  * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
  */
+/** The `sig` member of `Signature-Key`, parsed (draft-hardt-httpbis-signature-key); refusals are 401 with the parser's reason. */
+export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSignatureKey> {
+  try {
+    return parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+  } catch (error) {
+    if (error instanceof SignatureKeyError) fail(error.reason, error);
+    throw error;
+  }
+}
+
 export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody: boolean): void {
   const field = headerLines(request.headers, 'content-digest');
   if (!hasBody && field === undefined) return;
@@ -200,6 +210,17 @@ function unverifiedIssuerAndKid(jwt: string): { issuer?: string; kid?: string } 
   }
 }
 
+/**
+ * Spec 5.2, 5.4, issue 12 defect 1 (ADR 0015): an Agent Token's `sub` — and `parent_agent`, if any — must be
+ * identifiers its issuer may assert (their domain is one of the provider's `agent_domains`). Otherwise provider
+ * B could mint a token naming provider A's agent and act as it. Refused before the signature is even checked
+ * against the token's key, and the same way whatever mission the request names (no oracle).
+ */
+export function agentIdentifiersVouchedByIssuer(token: VerifiedAgentToken, providers: Pick<AgentProviderKeys, 'binding'>): void {
+  if (!providers.binding.vouches(token.issuer, token.agent)) fail('agent_outside_provider');
+  if (token.parentAgent !== undefined && !providers.binding.vouches(token.issuer, token.parentAgent)) fail('agent_outside_provider');
+}
+
 async function agentSigningKey(jwt: string, sources: KeySources): Promise<SigningKey> {
   const { issuer, kid } = unverifiedIssuerAndKid(jwt);
   let providers: AgentProvider[] = [];
@@ -208,11 +229,13 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
     providers = kid === undefined ? [{ issuer, jwks: { keys: [] } }] : [await sources.agentProviders.providerFor(issuer, kid)];
   }
   const token = await verifyAgentToken(jwt, providers, sources.clock);
+  agentIdentifiersVouchedByIssuer(token, sources.agentProviders);
   const claims = decodeJwt(jwt) as AgentTokenClaims;
   return {
     key: { alg: signatureAlgorithmOf(token.cnfJwk), publicKey: { ...token.cnfJwk } },
     caller: {
       kind: 'agent',
+      provider: token.issuer,
       agent: token.agent,
       ...(token.parentAgent !== undefined ? { parentAgent: token.parentAgent } : {}),
       agentJkt: await calculateJwkThumbprint({ ...token.cnfJwk }, 'sha256'),
@@ -252,7 +275,7 @@ export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: 
 /** RFC 9421 §3.2, spec 5.1: the signature labelled `sig` verifies with the resolved key over its covered components. */
 export async function signatureVerifies(
   message: HttpRequest,
-  signingKey: SigningKey,
+  signingKey: Pick<SigningKey, 'key'>,
   hasBody: boolean,
   clock: Clock,
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
@@ -269,23 +292,4 @@ export async function signatureVerifies(
     if (error instanceof HttpSignatureError) fail(error.reason, error, error.reason === 'missing_required_component' ? requiredComponents(hasBody) : undefined);
     throw error;
   }
-}
-
-/**
- * Spec 5.6, DESIGN 3.2: a signature value is accepted once within its validity window (`created` + 60 s,
- * or `expires` if sooner); the cache is in memory and per replica (see {@link SignatureReplayCache}).
- */
-export function signatureNotReplayed(
-  verified: VerifiedSignature,
-  signingKey: SigningKey,
-  cache: SignatureReplayCache,
-  clock: Clock,
-  maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
-): void {
-  const created = verified.params.created ?? 0;
-  const windowEnd = Math.min(created + maxAgeSeconds, verified.params.expires ?? Number.POSITIVE_INFINITY);
-  const verdict = cache.remember(signatureIdentity(signingKey.key.alg, verified.signature), (windowEnd + 1) * 1000, clock.now().getTime());
-  if (verdict === 'replayed') fail('replayed_signature');
-  // Fail closed: a full cache could no longer tell a replay from a first use.
-  if (verdict === 'full') throw new TemporarilyUnavailableError('the request cannot be checked for replay right now', 1);
 }

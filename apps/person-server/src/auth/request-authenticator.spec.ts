@@ -34,6 +34,7 @@ describe('RequestAuthenticator: accepted requests (spec 5.1, 5.3, DESIGN 3.2)', 
     const caller = await authenticator.authenticate(request);
     expect(caller).toEqual({
       kind: 'agent',
+      provider: PROVIDER,
       agent: AGENT,
       agentJkt: await calculateJwkThumbprint(request.agentKey.publicJwk, 'sha256'),
       tokenClaims: expect.objectContaining({ iss: PROVIDER, sub: AGENT, iat: NOW_SECONDS - 10, exp: NOW_SECONDS + 3600 }),

@@ -8,15 +8,16 @@ import {
   requestHasBody,
   requiredComponentsCovered,
   signatureInputLabelledSig,
-  signatureNotReplayed,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
   SIGNATURE_MAX_AGE_SECONDS,
   type IncomingSignedRequest,
 } from './authentication-rules.js';
+import { signatureNotReplayed } from './signature-not-replayed.js';
 import type { AuthenticatedCaller } from './authenticated-caller.js';
 import type { SignatureReplayCache } from './signature-replay-cache.js';
+import type { StoredSignatureClaims } from './stored-signature-claims.js';
 
 export interface RequestAuthenticatorOptions {
   /** The PS's BASE_URL: its authority is the `@authority` every signature must cover. */
@@ -25,6 +26,11 @@ export interface RequestAuthenticatorOptions {
   readonly principals: readonly ManagementPrincipal[];
   readonly agentProviders: AgentProviderKeys;
   readonly replayCache: SignatureReplayCache;
+  /**
+   * Issue 12 defect 8: claims of accepted signatures in the event store, shared by every replica and kept
+   * across restarts. Absent (unit tests, the bench's in-process authenticator): the check is per process.
+   */
+  readonly signatureClaims?: StoredSignatureClaims;
   readonly clock: Clock;
   /** `created` tolerance; DESIGN 3.2 fixes ±60 s. */
   readonly maxAgeSeconds?: number;
@@ -63,7 +69,7 @@ export class RequestAuthenticator {
     });
     const verified = await signatureVerifies(message, signingKey, hasBody, clock, this.maxAgeSeconds);
     // Only verified signatures are remembered, so forged ones cannot fill the cache or block a real one.
-    signatureNotReplayed(verified, signingKey, this.options.replayCache, clock, this.maxAgeSeconds);
+    await signatureNotReplayed(verified, signingKey, this.options.replayCache, clock, this.maxAgeSeconds, this.options.signatureClaims);
     return signingKey.caller;
   }
 }

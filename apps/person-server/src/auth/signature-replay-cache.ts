@@ -30,10 +30,9 @@ export interface SignatureReplayCacheOptions {
  * DESIGN 3.2 / spec 5.6: remembers every accepted signature until its validity window closes, so the
  * same signature is accepted at most once.
  *
- * In memory, bounded and **per replica**: with several Person Server replicas a captured request could
- * be replayed once against each other replica within the ±60 s window, and a restart forgets what was
- * seen. The window is short and every management request is also bound to its caller and content
- * (idempotency, spec 5.6), which limits what such a replay can do; a shared store would close the gap.
+ * In memory, bounded and per replica: it answers repeats this replica saw without IO. Across replicas and
+ * restarts the check is made by `StoredSignatureClaims` in the event store (issue 12 defect 8), which
+ * the authenticator consults after this cache reports a first use.
  *
  * When full of still-valid entries the cache refuses (fails closed) instead of forgetting one.
  */

@@ -170,9 +170,9 @@ export function signedRequest(options: SignOptions): TestRequest {
 }
 
 /** A request signed by a fresh agent key, presenting an Agent Token minted with the demo provider key. */
-export async function agentRequest(options: Partial<SignOptions> & { agentKey?: TestKey; tokenClaims?: JWTPayload } = {}): Promise<TestRequest & { agentKey: TestKey }> {
+export async function agentRequest(options: Partial<SignOptions> & { agentKey?: TestKey; tokenClaims?: JWTPayload; providerJwk?: JWK } = {}): Promise<TestRequest & { agentKey: TestKey }> {
   const agentKey = options.agentKey ?? (await freshKey());
-  const token = await agentToken({ agentKey, ...(options.tokenClaims !== undefined ? { claims: options.tokenClaims } : {}) });
+  const token = await agentToken({ agentKey, ...(options.tokenClaims !== undefined ? { claims: options.tokenClaims } : {}), ...(options.providerJwk !== undefined ? { providerJwk: options.providerJwk } : {}) });
   return { ...signedRequest({ ...options, key: options.key ?? agentKey, signatureKey: options.signatureKey ?? jwtSignatureKey(token) }), agentKey };
 }
 

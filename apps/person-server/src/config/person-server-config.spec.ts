@@ -82,7 +82,7 @@ describe('person-server CONFIG_FILE schema', () => {
     delete config.agent_providers[0]!['jwks'];
     config.agent_providers[0]!['jwks_uri'] = 'https://agents.example/jwks';
     delete config.resources[0]!['jwks'];
-    expect(validateJson(personServerConfigSchema, config, 'ps.json').value.agent_providers[0]).toEqual({ issuer: 'https://agents.example', jwks_uri: 'https://agents.example/jwks' });
+    expect(validateJson(personServerConfigSchema, config, 'ps.json').value.agent_providers[0]).toEqual({ issuer: 'https://agents.example', agent_domains: ['agents.example'], jwks_uri: 'https://agents.example/jwks' });
   });
 
   it.each<[string, (config: Document) => void, string]>([
@@ -110,5 +110,31 @@ describe('person-server CONFIG_FILE schema', () => {
     ['an unknown rate limit', (c) => void (c['rate_limits'] = { per_tenant_per_minute: 5 }), 'rate_limits.per_tenant_per_minute: unknown key'],
   ])('refuses %s', (_what, edit, expected) => {
     expect(failure(edit)).toContain(`ps.json ${expected}`);
+  });
+  describe('agent domains (issue 12 defect 1, spec 5.2, ADR 0015)', () => {
+    const second = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ issuer: 'https://other-agents.example', jwks_uri: 'https://other-agents.example/jwks', ...extra });
+
+    it('spec 5.2: agent_domains defaults to the issuer host and is validated as lower-case host names', () => {
+      const { value } = validateJson(personServerConfigSchema, { ...demo(), agent_providers: [...demo().agent_providers, second()] }, 'ps.json');
+      expect(value.agent_providers.map((provider) => provider.agent_domains)).toEqual([['agents.example'], undefined]);
+      expect(failure((config) => (config.agent_providers[0]!['agent_domains'] = ['Agents.Example']))).toMatch(/agent_providers\[0\]\.agent_domains\[0\].*lower-case host/);
+      expect(failure((config) => (config.agent_providers[0]!['agent_domains'] = []))).toMatch(/agent_domains.*at least 1/);
+    });
+
+    it('spec 5.2, 5.4: one agent domain cannot belong to two providers (explicitly or by the issuer-host default)', () => {
+      expect(failure((config) => config.agent_providers.push(second({ agent_domains: ['agents.example'] })))).toMatch(/agent_providers\[1\]\.agent_domains.*"agents.example" already belongs to agent_providers\[0\]/);
+      expect(
+        failure((config) => {
+          delete config.agent_providers[0]!['agent_domains'];
+          config.agent_providers.push(second({ agent_domains: ['agents.example'] }));
+        }),
+      ).toMatch(/already belongs to agent_providers\[0\]/);
+    });
+
+    it('spec 5.2: a person\'s agents and a resource\'s call_chain_agents must be identifiers some provider may assert', () => {
+      expect(failure((config) => (config.principals[0]!['agents'] = ['aauth:assistant@elsewhere.example']))).toMatch(/principals\[0\]\.agents\[0\].*not an identifier any agent provider may assert/);
+      expect(failure((config) => (config.resources[0]!['call_chain_agents'] = ['aauth:files-service@elsewhere.example']))).toMatch(/resources\[0\]\.call_chain_agents\[0\].*not an identifier any agent provider may assert/);
+      expect(failure((config) => (config.agent_providers[0]!['agent_domains'] = ['agents.example:8443']))).toMatch(/principals\[0\]\.agents\[0\]/);
+    });
   });
 });

@@ -13,6 +13,7 @@ import {
   type Infer,
   type JsonPath,
 } from '@mission/platform';
+import { AGENT_DOMAIN, agentDomainsOf, agentIdentifierDomain } from '../auth/agent-binding.js';
 
 const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 /** AAuth agent identifiers as registered for persons, e.g. `aauth:assistant@agents.example`. */
@@ -49,7 +50,22 @@ const principalSchema = refine(
 );
 
 const agentProviderSchema = refine(
-  object({ issuer: issuerIdentifier, jwks: optional(publicJwks()), jwks_uri: optional(absoluteUrl()) }),
+  object({
+    issuer: issuerIdentifier,
+    /**
+     * Issue 12 defect 1, spec 5.2 (ADR 0015): the domains of the AAuth agent identifiers (`aauth:<local>@<domain>`)
+     * this provider may assert as an Agent Token's `sub` or `parent_agent`. Default: the host of `issuer`.
+     */
+    agent_domains: optional(
+      array(string({ maxLength: 260, pattern: AGENT_DOMAIN, patternHint: 'a lower-case host name, optionally with :port, e.g. "agents.example"' }), {
+        minItems: 1,
+        maxItems: 100,
+        uniqueBy: { key: (domain) => domain, what: 'agent domain' },
+      }),
+    ),
+    jwks: optional(publicJwks()),
+    jwks_uri: optional(absoluteUrl()),
+  }),
   exclusiveKeySource,
 );
 
@@ -135,8 +151,40 @@ export const personServerConfigSchema = refine(
       if (first !== undefined) at.key('principals').index(position).key('jkt').fail(`is already registered for principals[${first}]`);
       owners.set(principal.jkt, position);
     });
+    agentIdentifiersBound(config, at);
   },
 );
+
+/**
+ * ADR 0015: every agent domain belongs to one provider, and every configured agent identifier (a person's
+ * `agents`, a resource's `call_chain_agents`) is one some provider may assert — otherwise it could never
+ * authenticate, or two providers could each vouch for it.
+ */
+function agentIdentifiersBound(config: { agent_providers: readonly { issuer: string; agent_domains?: readonly string[] | undefined }[]; principals: readonly { agents?: readonly string[] | undefined }[]; resources: readonly { call_chain_agents: readonly string[] }[] }, at: JsonPath): void {
+  const providerOfDomain = new Map<string, number>();
+  config.agent_providers.forEach((provider, position) => {
+    for (const domain of agentDomainsOf(provider)) {
+      const first = providerOfDomain.get(domain);
+      if (first !== undefined) at.key('agent_providers').index(position).key('agent_domains').fail(`agent domain ${JSON.stringify(domain)} already belongs to agent_providers[${first}]`);
+      providerOfDomain.set(domain, position);
+    }
+  });
+  const bound = (agent: string): boolean => {
+    const domain = agentIdentifierDomain(agent);
+    return domain !== undefined && providerOfDomain.has(domain);
+  };
+  const unbound = (agent: string): string => `${JSON.stringify(agent)} is not an identifier any agent provider may assert (its domain is in no agent_providers[].agent_domains)`;
+  config.principals.forEach((principal, position) =>
+    principal.agents?.forEach((agent, index) => {
+      if (!bound(agent)) at.key('principals').index(position).key('agents').index(index).fail(unbound(agent));
+    }),
+  );
+  config.resources.forEach((resource, position) =>
+    resource.call_chain_agents.forEach((agent, index) => {
+      if (!bound(agent)) at.key('resources').index(position).key('call_chain_agents').index(index).fail(unbound(agent));
+    }),
+  );
+}
 
 export type PersonServerConfig = Infer<typeof personServerConfigSchema>;
 export type ManagementPrincipal = PersonServerConfig['principals'][number];

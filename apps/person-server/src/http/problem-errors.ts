@@ -169,6 +169,7 @@ export type SignatureFailureReason =
   | 'invalid_agent_token'
   | 'unknown_issuer'
   | 'expired_agent_token'
+  | 'agent_outside_provider'
   | 'agent_provider_unavailable';
 
 /**
@@ -217,6 +218,7 @@ const ERROR_CODE_BY_REASON: Readonly<Record<SignatureFailureReason, SignatureErr
   unknown_issuer: 'invalid_jwt',
   agent_provider_unavailable: 'invalid_jwt',
   expired_agent_token: 'expired_jwt',
+  agent_outside_provider: 'invalid_jwt',
 };
 
 /** Safe one-line explanations for the problem `detail`. */
@@ -251,6 +253,7 @@ const DETAIL_BY_REASON: Readonly<Record<SignatureFailureReason, string>> = {
   invalid_agent_token: 'the agent token is not valid',
   unknown_issuer: 'the agent token issuer is not a trusted agent provider',
   expired_agent_token: 'the agent token has expired or is not yet valid',
+  agent_outside_provider: "the agent token names an agent identifier outside its provider's agent domains",
   agent_provider_unavailable: "the agent provider's keys cannot be obtained right now",
 };
 

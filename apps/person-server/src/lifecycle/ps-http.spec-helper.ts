@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import type { JWK } from 'jose';
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
@@ -23,6 +24,8 @@ export interface Reply {
 export interface Agent {
   readonly id: string;
   readonly key: TestKey;
+  /** The agent provider whose key mints its Agent Tokens (`iss` and signing key); default the demo provider. */
+  readonly provider?: { readonly issuer: string; readonly jwk: JWK };
 }
 
 // Every signature must be unique (replay cache, DESIGN 3.2); Ed25519 is deterministic, so vary `created`.
@@ -91,7 +94,8 @@ export class PsClient {
       signedUrl: testBaseUrl,
       created: created(),
       nonce: randomBytes(12).toString('base64url'),
-      tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...options.claims },
+      tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...(agent.provider !== undefined ? { iss: agent.provider.issuer } : {}), ...options.claims },
+      ...(agent.provider !== undefined ? { providerJwk: agent.provider.jwk } : {}),
       ...(body !== undefined ? { body } : {}),
       ...(options.path !== undefined ? { path: options.path } : {}),
     });

@@ -27,8 +27,18 @@ describe('PS metadata (spec mission-management 2.2, DESIGN 3.1)', () => {
       mission_endpoint: `${testBaseUrl}/mission`,
       token_endpoint: `${testBaseUrl}/token`,
       auth_token_endpoint: `${testBaseUrl}/token`,
+      // DESIGN 3.1, ADR 0016: where a holder or audience revokes an Auth Token by (iss, jti).
+      revocation_endpoint: `${testBaseUrl}/revoke`,
       // Spec 2.2: MUST contain status and terminate; delegation_tree when implemented.
       mission_management_operations_supported: ['status', 'terminate', 'delegation_tree'],
     });
+  });
+
+  it('DESIGN 3.1: the advertised revocation_endpoint is served (an unsigned POST is 401 with Signature-Error, not 404)', async () => {
+    const metadata = (await (await fetch(`${service.listenUrl}/.well-known/agent-person.json`)).json()) as { revocation_endpoint: string };
+    const path = new URL(metadata.revocation_endpoint).pathname;
+    const unsigned = await fetch(`${service.listenUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.headers.get('signature-error')).toContain('missing_signature');
   });
 });

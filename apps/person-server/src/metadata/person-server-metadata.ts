@@ -10,9 +10,8 @@ export interface PersonServerMetadataOptions {
 /**
  * DESIGN 3.1 metadata, served at `/.well-known/agent-person.json` and `/.well-known/aauth-person.json`:
  * absolute endpoint URLs under the issuer identifier. Clients must check `issuer` and the endpoint
- * origin before sending references or credentials (spec 5 rule 8). DESIGN 3.1 also names a
- * `revocation_endpoint`; it is published once the PS serves one (an advertised URL that answers 404
- * would mislead clients).
+ * origin before sending references or credentials (spec 5 rule 8). `revocation_endpoint` is where an Auth
+ * Token's holder or audience revokes it by `(iss, jti)` (DESIGN 3.1, ADR 0016).
  */
 export function personServerMetadata(options: PersonServerMetadataOptions): Record<string, unknown> {
   const base = options.issuer.replace(/\/$/, '');
@@ -22,6 +21,7 @@ export function personServerMetadata(options: PersonServerMetadataOptions): Reco
     mission_endpoint: `${base}/mission`,
     token_endpoint: `${base}/token`,
     auth_token_endpoint: `${base}/token`,
+    revocation_endpoint: `${base}/revoke`,
     mission_management_operations_supported: [...options.operations],
   };
 }

@@ -608,7 +608,7 @@ describe('spec 4.3 delegation_tree', () => {
     const { s256 } = await approvedMission(agent);
     const other = await approvedMission(agent, { description: 'Another mission' });
     const cursors = service.app.get(TreeCursors);
-    const me: AuthenticatedCaller = { kind: 'agent', agent: ASSISTANT, agentJkt: 'x', tokenClaims: { iss: 'https://agents.example', sub: ASSISTANT, iat: 0, exp: 0 } };
+    const me: AuthenticatedCaller = { kind: 'agent', provider: 'https://agents.example', agent: ASSISTANT, agentJkt: 'x', tokenClaims: { iss: 'https://agents.example', sub: ASSISTANT, iat: 0, exp: 0 } };
     const scope = { callerKey: callerKey(me), missionS256: s256 };
     const now = new Date();
 

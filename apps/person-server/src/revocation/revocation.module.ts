@@ -4,7 +4,15 @@ import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, SERVICE_CONFIG, SERVICE_SETTINGS, SigningKeys, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../http/clock.js';
+import { SignatureReplayCache } from '../auth/signature-replay-cache.js';
+import { StoredSignatureClaims } from '../auth/stored-signature-claims.js';
+import { SignedRequestGuard } from '../http/signed-request.guard.js';
+import { ResourceDirectory } from '../tokens/resource-directory.js';
 import { TokenLedger } from '../tokens/token-ledger.js';
+import { ResourceRequestAuthenticator } from './resource-request-authenticator.js';
+import { RevocationRequestController } from './revocation-request.controller.js';
+import { RevocationRequests } from './revocation-requests.service.js';
+import { RevokerGuard } from './revoker.guard.js';
 import { ResourceRateLimiter } from './resource-rate-limiter.js';
 import { RevocationClient } from './revocation-client.js';
 import { revocationWork, tokenRevocationManager } from './token-revocation.process-manager.js';
@@ -15,7 +23,8 @@ const REVOCATION_POLL_MS = 20;
 
 /**
  * Durable revocation after termination (spec 4.4, DESIGN 3.3): the `ps_token_revocation` process
- * manager, started with the app, stopped with it, reported to readiness.
+ * manager, started with the app, stopped with it, reported to readiness. The module also serves the PS's
+ * own revocation endpoint (DESIGN 3.1, ADR 0016).
  */
 @Injectable()
 export class RevocationWork implements OnModuleInit, OnApplicationShutdown {
@@ -59,7 +68,17 @@ export class RevocationWork implements OnModuleInit, OnApplicationShutdown {
 
 @Global()
 @Module({
+  controllers: [RevocationRequestController],
   providers: [
+    SignedRequestGuard,
+    RevokerGuard,
+    RevocationRequests,
+    {
+      provide: ResourceRequestAuthenticator,
+      inject: [SERVICE_SETTINGS, ResourceDirectory, SignatureReplayCache, StoredSignatureClaims, CLOCK],
+      useFactory: (settings: ServiceSettings, resources: ResourceDirectory, replayCache: SignatureReplayCache, signatureClaims: StoredSignatureClaims, clock: Clock) =>
+        new ResourceRequestAuthenticator({ baseUrl: settings.baseUrl, resources, replayCache, signatureClaims, clock }),
+    },
     {
       provide: RevocationClient,
       inject: [SERVICE_CONFIG, SERVICE_SETTINGS, SigningKeys],

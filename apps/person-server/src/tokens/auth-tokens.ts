@@ -23,11 +23,28 @@ export interface MintedAuthToken {
 }
 
 /**
+ * ADR 0016: an Auth Token's `jti` is `<mission_s256>.<128 random bits, base64url>`, so the revocation endpoint
+ * finds the token's mission (`pstokens-<s256>`) from `(iss, jti)` alone with one read and no index. It discloses
+ * nothing new: `mission_s256` is a claim of the same token. Holders and resources treat `jti` as opaque.
+ */
+export function authTokenJti(missionS256: string): string {
+  return `${missionS256}.${randomBytes(16).toString('base64url')}`;
+}
+
+/** The mission an Auth Token `jti` of this PS names (see {@link authTokenJti}); undefined for any other value. */
+export function missionOfAuthTokenJti(jti: string): string | undefined {
+  const dot = jti.indexOf('.');
+  if (dot < 0 || jti.length !== dot + 23) return undefined;
+  const s256 = jti.slice(0, dot);
+  return isMissionS256(s256) ? s256 : undefined;
+}
+
+/**
  * DESIGN 3.1 Auth Token: `typ: aa-auth+jwt`, ES256 with the PS's `kid`; claims `iss` (this PS), `aud`,
- * `jti` (128 random bits), `cnf.jwk`, `iat`, `exp`, `agent`, `mission_s256`, `scope`.
+ * `jti` ({@link authTokenJti}), `cnf.jwk`, `iat`, `exp`, `agent`, `mission_s256`, `scope`.
  */
 export async function mintAuthToken(keys: SigningKeys, issuer: string, claims: AuthTokenClaims): Promise<MintedAuthToken> {
-  const jti = randomBytes(16).toString('base64url');
+  const jti = authTokenJti(claims.missionS256);
   const token = await new SignJWT({
     agent: claims.agent,
     mission_s256: claims.missionS256,

@@ -157,7 +157,8 @@ export class TokenEndpoint {
     upstreamMatchesMission(upstream, resource);
     // Only a token this PS recorded and handed out proves the chain (spec 4.3 rule 4).
     const tracked = (await this.ledger.state(resource.missionS256)).tokens.get(tokenKey({ iss: this.settings.baseUrl, jti: upstream.jti }));
-    if (tracked === undefined || !tracked.released) throw new InvalidTokenRequestError('upstream_token is not an auth token of this mission');
+    // DESIGN 3.1 revocation endpoint (ADR 0016): a token its holder or audience revoked is honoured nowhere — the same answer as an unknown one.
+    if (tracked === undefined || !tracked.released || tracked.revokedBy !== undefined) throw new InvalidTokenRequestError('upstream_token is not an auth token of this mission');
     return upstream;
   }
 

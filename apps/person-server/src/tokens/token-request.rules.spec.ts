@@ -13,7 +13,7 @@ const resources: CallChainAgentSource = {
 };
 
 function agent(id: string): AuthenticatedAgent {
-  return { kind: 'agent', agent: id, agentJkt: 'A'.repeat(43), tokenClaims: { iss: 'https://agents.example', sub: id, iat: 0, exp: 1 } };
+  return { kind: 'agent', provider: 'https://agents.example', agent: id, agentJkt: 'A'.repeat(43), tokenClaims: { iss: 'https://agents.example', sub: id, iat: 0, exp: 1 } };
 }
 
 function upstreamFor(aud: string): VerifiedUpstreamToken {

@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { SignatureKeyError, verifyAgentToken, type AgentProvider } from '@mission/signature-key';
+import { sameAgent } from '../auth/agent-binding.js';
 import type { AgentProviderKeys } from '../auth/agent-provider-keys.js';
 import type { AuthenticatedAgent, AuthenticatedCaller } from '../auth/authenticated-caller.js';
 import { InvalidTokenRequestError, TokenAccessDeniedError } from './token-problems.js';
@@ -64,7 +65,9 @@ export async function callerAsHolder(caller: AuthenticatedAgent): Promise<TokenH
 /**
  * DESIGN 3.3: `subagent_token` is the sub-agent's Agent Token from a configured provider whose
  * `parent_agent` is the caller (spec 4.3 rule 4: the edge comes from this verified token, not from
- * the caller's say-so). The sub-agent's key then holds the Auth Token.
+ * the caller's say-so). The sub-agent's key then holds the Auth Token. Issue 12 defect 1 (ADR 0015): its
+ * `sub` and `parent_agent` must be identifiers its issuer may assert, and the parent it names is compared
+ * with the caller by (provider, identifier) — another provider cannot attach agents under the caller.
  */
 export async function verifiedSubAgent(jwt: string, caller: AuthenticatedAgent, providers: AgentProviderKeys, clock: { now(): Date }): Promise<TokenHolder> {
   let verified;
@@ -77,7 +80,9 @@ export async function verifiedSubAgent(jwt: string, caller: AuthenticatedAgent, 
     if (error instanceof SignatureKeyError) throw new InvalidTokenRequestError('subagent_token is not a valid agent token of a configured provider');
     throw error;
   }
-  if (verified.parentAgent !== caller.agent) throw new InvalidTokenRequestError('subagent_token must name the calling agent as parent_agent');
+  if (!providers.binding.vouches(verified.issuer, verified.agent)) throw new InvalidTokenRequestError('subagent_token names an agent outside its provider\'s agent domains');
+  const parent = verified.parentAgent !== undefined ? { provider: verified.issuer, agent: verified.parentAgent } : undefined;
+  if (parent === undefined || !sameAgent(parent, caller)) throw new InvalidTokenRequestError('subagent_token must name the calling agent (of the same provider) as parent_agent');
   const cnfJwk = publicMembers(verified.cnfJwk as unknown as Record<string, unknown>);
   return { agent: verified.agent, jkt: await calculateJwkThumbprint(cnfJwk, 'sha256'), cnfJwk };
 }

@@ -45,7 +45,8 @@ export async function tokenRequest(ps: PsClient, agent: Agent, body: unknown, op
     signedUrl: testBaseUrl,
     path: '/token',
     created: now - Math.floor(Math.random() * 30),
-    tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...options.tokenClaims },
+    tokenClaims: { sub: agent.id, iat: now - 10, exp: now + 600, ...(agent.provider !== undefined ? { iss: agent.provider.issuer } : {}), ...options.tokenClaims },
+    ...(agent.provider !== undefined ? { providerJwk: agent.provider.jwk } : {}),
     body: options.rawBody ?? JSON.stringify(body),
   });
   return ps.send(request);

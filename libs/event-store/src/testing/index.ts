@@ -5,3 +5,4 @@
 export { describeEventStoreContract, type EventStoreHarness } from './contract/event-store.contract.js';
 export { openTempEmbeddedStore, type TempEmbeddedStore } from './temp-embedded-store.js';
 export { collect, take } from './async-iteration.js';
+export { openEsdbRig, type EsdbRig } from './esdb-rig.js';

@@ -76,7 +76,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   );
   app.disable('x-powered-by');
   app.use(observeRequests(logger, metrics));
-  installBodyParsers(app, settings.requestBodyLimitBytes);
+  installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
 
   try {

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { Schema } from '../config/schema.js';
 import type { ServiceDefaults } from '../config/service-settings.js';
+import type { ContentCodingPolicy } from '../http/body-parsers.js';
 import type { ErrorFormat } from '../http/error-response.filter.js';
 
 /** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
@@ -14,4 +15,10 @@ export interface ServiceDefinition<Config> {
   readonly configSchema: Schema<Config>;
   /** How platform-raised errors are spelled (default `oauth`); see {@link ErrorFormat}. */
   readonly errorFormat?: ErrorFormat;
+  /**
+   * Request bodies with a `Content-Encoding` other than `identity`: `inflate` (default) decodes gzip/deflate
+   * before parsing; `refuse` answers 415 without decoding — for services that verify a digest over the bytes
+   * received (RFC 9530), which must never be checked against inflated bytes.
+   */
+  readonly requestContentCodings?: ContentCodingPolicy;
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.js';
-import type { RevocationFailure, TokenIdentity, TokenPolicy, TreeRelationship } from './tracked-token.events.js';
+import type { RevocationFailure, TokenIdentity, TokenPolicy, TokenRevoker, TreeRelationship } from './tracked-token.events.js';
 
 /** The verified facts of a token the PS is about to hand out (spec 2.6). */
 export interface IssuedTokenFacts extends TokenIdentity {
@@ -61,4 +61,13 @@ export interface StopRevocations {
   readonly now: Date;
 }
 
-export type TrackedTokenCommand = RecordIssuedToken | WithholdToken | RecordRevocationAttempts | RecordRevocationResults | StopRevocations;
+/** DESIGN 3.1 revocation endpoint: the holder or the audience revokes a handed-out token (ADR 0016). */
+export interface RevokeToken {
+  readonly type: 'revoke';
+  readonly token: TokenIdentity;
+  readonly by: TokenRevoker;
+  readonly actor: Actor;
+  readonly now: Date;
+}
+
+export type TrackedTokenCommand = RecordIssuedToken | WithholdToken | RecordRevocationAttempts | RecordRevocationResults | StopRevocations | RevokeToken;

@@ -4,7 +4,7 @@ import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { actorData, assertActor, type Actor } from '../shared/actor.js';
 import { assertDate } from '../shared/guards.js';
 import { isBoundedText } from '../shared/text.js';
-import type { RecordIssuedToken, RecordRevocationAttempts, RecordRevocationResults, StopRevocations, TrackedTokenCommand, WithholdToken } from './tracked-token.commands.js';
+import type { RecordIssuedToken, RecordRevocationAttempts, RecordRevocationResults, RevokeToken, StopRevocations, TrackedTokenCommand, WithholdToken } from './tracked-token.commands.js';
 import {
   REVOCATION_FAILURES,
   TOKEN_POLICIES,
@@ -43,6 +43,8 @@ export const trackedTokenDecider: Decider<TrackedTokenCommand, TrackedTokenEvent
         return decideResults(command, state);
       case 'stop':
         return decideStop(command, state);
+      case 'revoke':
+        return decideRevoke(command, state);
       default:
         throw new InvalidCommandError('unknown tracked token command');
     }
@@ -110,6 +112,12 @@ function applied(token: TrackedToken, event: Exclude<TrackedTokenEvent, { type: 
       return { ...token, answered: Math.max(token.answered, event.data.attempt), lastFailure: event.data.outcome };
     case 'TokenRevocationStopped':
       return token.stopped !== undefined ? token : { ...token, stopped: event.data.reason };
+    case 'AuthTokenRevoked': {
+      // ADR 0016: the audience's own revocation is a confirmation (as its 200 would be); the holder's is local state only.
+      const confirmedAt = token.confirmedAt ?? (event.data.revoked_by === 'audience' ? new Date(event.data.occurred_at) : undefined);
+      const revokedBy = token.revokedBy === 'audience' ? 'audience' : event.data.revoked_by;
+      return { ...token, revokedBy, ...(confirmedAt !== undefined ? { confirmedAt } : {}) };
+    }
   }
 }
 
@@ -284,4 +292,25 @@ function decideStop(command: StopRevocations, state: TrackedTokensState): Tracke
     });
   }
   return events;
+}
+
+/**
+ * DESIGN 3.1 revocation endpoint (ADR 0016): records that the token's holder or audience revoked it. Who may is
+ * decided by the caller (it knows the authenticated party); here: only a handed-out token, once per kind of
+ * revoker — a repeat, or a holder's revocation after the audience's, records nothing.
+ */
+function decideRevoke(command: RevokeToken, state: TrackedTokensState): TrackedTokenEvent[] {
+  assertDate(command.now, 'now');
+  assertActor(command.actor, 'actor');
+  assertIdentity(command.token, 'token');
+  if (command.by !== 'holder' && command.by !== 'audience') throw new InvalidCommandError('by must be holder or audience');
+  const token = state.tokens.get(tokenKey(command.token));
+  if (token === undefined) throw new InvalidCommandError('only a tracked token can be revoked');
+  if (!token.released || token.revokedBy === 'audience' || token.revokedBy === command.by) return [];
+  return [
+    {
+      type: 'AuthTokenRevoked',
+      data: { ...logData(state, state.sequence + 1, command.now, command.actor, TOKEN_POLICIES.revocationRequest), iss: token.iss, jti: token.jti, revoked_by: command.by },
+    },
+  ];
 }

@@ -15,6 +15,8 @@ export const TOKEN_POLICIES = {
   callChain: 'ps:call-chain-token-request',
   /** Durable revocation after termination (spec 4.4, DESIGN 3.3). */
   revocation: 'ps:revocation-after-termination',
+  /** DESIGN 3.1 revocation endpoint: the token's holder or its audience revoked it by `(iss, jti)` (ADR 0016). */
+  revocationRequest: 'ps:token-revocation-request',
 } as const;
 export type TokenPolicy = (typeof TOKEN_POLICIES)[keyof typeof TOKEN_POLICIES];
 
@@ -96,12 +98,26 @@ export interface TokenRevocationStoppedData extends TokenLogData, TokenIdentity 
   readonly reason: 'expired' | 'attempts_exhausted';
 }
 
+/** Who revoked an Auth Token at the PS's revocation endpoint (DESIGN 3.1, ADR 0016). */
+export type TokenRevoker = 'holder' | 'audience';
+
+/**
+ * DESIGN 3.1 revocation endpoint: the holder (the agent the token was issued to) or the audience (the resource it
+ * is for) revoked the token. The PS refuses it from then on. Revoked by its audience, the token is also confirmed
+ * revoked where it is accepted (spec 4.4 rule 3); revoked by its holder, only local state changed, so its residual
+ * stays open until the resource confirms or it expires (spec 4.4 rule 4).
+ */
+export interface AuthTokenRevokedData extends TokenLogData, TokenIdentity {
+  readonly revoked_by: TokenRevoker;
+}
+
 export type AuthTokenIssued = DomainEvent<'AuthTokenIssued', AuthTokenIssuedData>;
 export type AuthTokenWithheld = DomainEvent<'AuthTokenWithheld', AuthTokenWithheldData>;
 export type TokenRevocationAttempted = DomainEvent<'TokenRevocationAttempted', TokenRevocationAttemptedData>;
 export type TokenRevocationConfirmed = DomainEvent<'TokenRevocationConfirmed', TokenRevocationConfirmedData>;
 export type TokenRevocationFailed = DomainEvent<'TokenRevocationFailed', TokenRevocationFailedData>;
 export type TokenRevocationStopped = DomainEvent<'TokenRevocationStopped', TokenRevocationStoppedData>;
+export type AuthTokenRevoked = DomainEvent<'AuthTokenRevoked', AuthTokenRevokedData>;
 
 export type TrackedTokenEvent =
   | AuthTokenIssued
@@ -109,7 +125,8 @@ export type TrackedTokenEvent =
   | TokenRevocationAttempted
   | TokenRevocationConfirmed
   | TokenRevocationFailed
-  | TokenRevocationStopped;
+  | TokenRevocationStopped
+  | AuthTokenRevoked;
 
 export const TRACKED_TOKEN_EVENT_TYPES = [
   'AuthTokenIssued',
@@ -118,4 +135,5 @@ export const TRACKED_TOKEN_EVENT_TYPES = [
   'TokenRevocationConfirmed',
   'TokenRevocationFailed',
   'TokenRevocationStopped',
+  'AuthTokenRevoked',
 ] as const satisfies readonly TrackedTokenEvent['type'][];

@@ -1,4 +1,4 @@
-import type { RevocationFailure, TokenIdentity, TreeRelationship } from './tracked-token.events.js';
+import type { RevocationFailure, TokenIdentity, TokenRevoker, TreeRelationship } from './tracked-token.events.js';
 
 /** One Tracked Auth Token (spec 2.6) and where its revocation stands (spec 4.4). */
 export interface TrackedToken extends TokenIdentity {
@@ -18,7 +18,10 @@ export interface TrackedToken extends TokenIdentity {
   readonly attempts: number;
   /** The highest attempt whose result is recorded. */
   readonly answered: number;
+  /** Confirmed revoked where it is accepted: a `200` of its resource, or a revocation by its audience (ADR 0016). */
   readonly confirmedAt?: Date;
+  /** Revoked at the PS's revocation endpoint (DESIGN 3.1): the PS no longer honours it (e.g. as `upstream_token`). */
+  readonly revokedBy?: TokenRevoker;
   readonly lastFailure?: RevocationFailure;
   readonly stopped?: 'expired' | 'attempts_exhausted';
 }

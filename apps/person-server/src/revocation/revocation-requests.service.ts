@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
+import { tokenKey, type TokenIdentity, type TokenRevoker, type TrackedToken } from '@mission/ps-domain';
+import { ProbeLimiter } from '../abuse/probe-limiter.js';
+import { SecurityAudit } from '../abuse/security-audit.js';
+import { callerKey } from '../auth/authenticated-caller.js';
+import { CLOCK, type Clock } from '../http/clock.js';
+import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import type { RequestFacts } from '../http/request-facts.js';
+import { missionOfAuthTokenJti } from '../tokens/auth-tokens.js';
+import { TokenLedger } from '../tokens/token-ledger.js';
+import { revokerKey, type Revoker } from './revoker.js';
+
+/** `{iss, jti}`: strings of bounded length; unknown members are ignored. */
+export function parseRevocationRequest(body: unknown): TokenIdentity {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidManagementRequestError('the request must be a JSON object {iss, jti}');
+  const { iss, jti } = body as Record<string, unknown>;
+  if (typeof iss !== 'string' || iss.length === 0 || iss.length > 2048) throw new InvalidManagementRequestError('iss must be a non-empty string');
+  if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) throw new InvalidManagementRequestError('jti must be a non-empty string');
+  return { iss, jti };
+}
+
+/** ADR 0016: the holder (the agent the token was issued to) or the audience (the resource it is for); nobody else. */
+export function revokerRole(revoker: Revoker, token: TrackedToken): TokenRevoker | undefined {
+  if (revoker.kind === 'agent' && revoker.agent === token.agent) return 'holder';
+  if (revoker.kind === 'resource' && revoker.resource === token.aud) return 'audience';
+  return undefined;
+}
+
+/**
+ * The PS revocation endpoint (DESIGN 3.1, ADR 0016): the holder or the audience of an Auth Token this PS issued
+ * revokes it by `(iss, jti)`; the revocation is recorded on the token's `pstokens-<s256>` (`AuthTokenRevoked`,
+ * part of the mission log), after which the PS honours the token nowhere. Every well-formed request gets the
+ * same answer (200, empty), whether the token exists, is someone else's or was already revoked, so the endpoint
+ * is no oracle; a refused one goes to the security audit and counts against the caller's failed-lookup allowance.
+ */
+@Injectable()
+export class RevocationRequests {
+  constructor(
+    @Inject(SERVICE_SETTINGS) private readonly settings: ServiceSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly ledger: TokenLedger,
+    private readonly audit: SecurityAudit,
+    private readonly probes: ProbeLimiter,
+  ) {}
+
+  async revoke(revoker: Revoker, body: unknown, facts: RequestFacts): Promise<void> {
+    const key = revokerKey(revoker, callerKey);
+    // Spec 5.9, 8: a caller out of failed lookups is refused before any lookup.
+    this.probes.check(key);
+    const identity = parseRevocationRequest(body);
+    // Spec 2.6: the identity is (iss, jti) together — only tokens this PS issued can be found here.
+    const s256 = identity.iss === this.settings.baseUrl ? missionOfAuthTokenJti(identity.jti) : undefined;
+    const token = s256 !== undefined ? (await this.ledger.state(s256)).tokens.get(tokenKey(identity)) : undefined;
+    const by = token !== undefined && token.released ? revokerRole(revoker, token) : undefined;
+    if (s256 === undefined || token === undefined || by === undefined) {
+      this.audit.record({
+        kind: 'token_revocation_probe',
+        reason: token === undefined ? 'unknown' : 'not_authorized',
+        ...(revoker.kind !== 'resource' ? { caller: revoker } : {}),
+        ...facts,
+      });
+      this.probes.recordFailure(key);
+      return;
+    }
+    const now = this.clock.now();
+    const actor = revoker.kind === 'resource' ? { id: revoker.resource, role: 'resource' } : { id: revoker.kind === 'agent' ? revoker.agent : revoker.id, role: 'agent' };
+    await this.ledger.execute(s256, { type: 'revoke', token: identity, by, actor, now }, { correlationId: randomUUID(), causationId: `revoke:${identity.jti}`, actor, now });
+  }
+}
