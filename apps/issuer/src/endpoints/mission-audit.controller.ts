@@ -1,12 +1,13 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import { formParameters } from '../http/form-parameters.js';
+import { ProtocolError } from '@mission/issuer-oauth';
+import { checkedFormParameters, formParameters } from '../http/form-parameters.js';
 import { formOf } from '../http/oauth-form.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { ReadChildEvidence } from '../use-cases/read-child-evidence/read-child-evidence.handler.js';
 import { ReadMissionTree } from '../use-cases/read-mission-tree/read-mission-tree.handler.js';
-import { EvidenceForm, TreeForm } from './mission-forms.js';
+import { EvidenceForm, MissionForm, TreeForm } from './mission-forms.js';
 
 /**
  * DESIGN 2.1 audit endpoints (permission `audit`; the caller's own missions and their descendants, or
@@ -38,8 +39,13 @@ export class MissionAuditController {
   async evidence(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
-    const { mission_id: missionId, max_results: maxResults, cursor } = formParameters(EvidenceForm, form);
-    const page = await this.queries.execute(new ReadChildEvidence(client, missionId, maxResults === undefined ? undefined : Number(maxResults), cursor));
+    const { mission_id: missionId } = formParameters(MissionForm, form);
+    // The mission is checked first (404 alike for unknown and foreign), the page parameters after it.
+    const paging = checkedFormParameters(EvidenceForm, form);
+    const page = await this.queries.execute(new ReadChildEvidence(client, missionId, paging instanceof ProtocolError ? paging : {
+      ...(paging.max_results !== undefined ? { maxResults: Number(paging.max_results) } : {}),
+      ...(paging.cursor !== undefined ? { cursor: paging.cursor } : {}),
+    }));
     response.setHeader('Cache-Control', 'no-store');
     return page;
   }

@@ -4,7 +4,7 @@ import { MAX_EVIDENCE_RESULTS } from '../evidence/child-evidence.reader.js';
 import { FormParameter } from '../http/form-parameters.js';
 
 /** DESIGN 2.1 `/missions/*`: the mission a request names (a malformed one is answered 404 like an unknown one). */
-class MissionForm {
+export class MissionForm {
   @FormParameter(64)
   mission_id: string | undefined = undefined;
 }
@@ -21,7 +21,10 @@ export class LifecycleForm extends MissionForm {
 
   @FormParameter(256)
   nonce: string | undefined = undefined;
+}
 
+/** The lifecycle request's `reason`, checked after the mission's own state (DESIGN 2.1). */
+export class LifecycleReasonForm {
   @FormParameter(4096, { required: true })
   reason: string | undefined = undefined;
 }

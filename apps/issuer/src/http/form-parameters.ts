@@ -1,5 +1,5 @@
 import { IsDefined, IsOptional, MaxLength, validateSync, type ValidationError } from 'class-validator';
-import { InvalidRequestError, type ProtocolError } from '@mission/protocol-errors';
+import { InvalidRequestError, ProtocolError } from '@mission/protocol-errors';
 import type { OAuthForm } from './oauth-form.js';
 
 /**
@@ -42,12 +42,21 @@ export function shapeError(errors: readonly ValidationError[]): ProtocolError {
 
 /** The form's parameters as an instance of `Dto`, shape-checked; unknown parameters are ignored (RFC 6749 §3.1). */
 export function formParameters<Dto extends object>(dto: new () => Dto, form: OAuthForm): Dto {
+  const checked = checkedFormParameters(dto, form);
+  if (checked instanceof ProtocolError) throw checked;
+  return checked;
+}
+
+/**
+ * The same, with the refusal returned instead of thrown: for a use case that must check something else first
+ * (e.g. DESIGN 2.1: the mission a lifecycle request names is checked before the rest of the request).
+ */
+export function checkedFormParameters<Dto extends object>(dto: new () => Dto, form: OAuthForm): Dto | ProtocolError {
   const parameters = new dto();
   const values = form.toRecord();
   for (const name of Object.keys(parameters)) {
     if (Object.hasOwn(values, name)) (parameters as Record<string, unknown>)[name] = values[name];
   }
   const errors = validateSync(parameters, { stopAtFirstError: true, forbidUnknownValues: true });
-  if (errors.length > 0) throw shapeError(errors);
-  return parameters;
+  return errors.length > 0 ? shapeError(errors) : parameters;
 }

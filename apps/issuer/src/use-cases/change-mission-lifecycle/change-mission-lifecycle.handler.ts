@@ -7,7 +7,7 @@ import {
   effectiveState, isTerminalMissionState, lifecycleResult, missionDecider, MissionNotActiveError, missionStreamName, nonceKey,
   type LifecycleOperation, type Mission, type MissionLifecycleState,
 } from '@mission/issuer-domain';
-import type { Clock } from '@mission/issuer-oauth';
+import { ProtocolError, type Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE } from '@mission/platform';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { asProtocolErrors, protocolErrorOf } from '../../errors/domain-refusals.js';
@@ -22,15 +22,22 @@ export interface LifecycleAnswer {
   readonly version: number;
 }
 
-/** DESIGN 2.1 `POST /missions/lifecycle`: revoke, suspend, resume or complete, with compare-and-set and idempotency. */
+export interface LifecycleRequest {
+  readonly operation: LifecycleOperation;
+  readonly expectedVersion?: number;
+  readonly nonce?: string;
+}
+
+/**
+ * DESIGN 2.1 `POST /missions/lifecycle`: revoke, suspend, resume or complete, with compare-and-set and idempotency.
+ * The request's shape may arrive refused: the refusal is raised only after the mission check (404 first).
+ */
 export class ChangeMissionLifecycle extends Command<LifecycleAnswer> {
   constructor(
     readonly client: ClientRegistration,
     readonly missionId: string | undefined,
-    readonly operation: LifecycleOperation,
-    readonly reason: string,
-    readonly expectedVersion: number | undefined,
-    readonly nonce: string | undefined,
+    readonly request: LifecycleRequest | ProtocolError,
+    readonly reason: { readonly reason?: string | undefined } | ProtocolError,
   ) {
     super();
   }
@@ -46,21 +53,24 @@ export class ChangeMissionLifecycleHandler implements ICommandHandler<ChangeMiss
 
   async execute(change: ChangeMissionLifecycle): Promise<LifecycleAnswer> {
     const { mission, ancestors } = await loadAccessibleMission(this.lineage, change.missionId, change.client, 'lifecycle');
+    if (change.request instanceof ProtocolError) throw change.request;
+    const { operation, expectedVersion, nonce } = change.request;
     const now = this.clock.now();
     const actor = { id: change.client.client_id, role: 'client' };
-    refuseCascadedByLineage(mission, reportedState(mission, ancestors, now), actor.id, change.nonce, now);
+    refuseCascadedByLineage(mission, reportedState(mission, ancestors, now), actor.id, nonce, now);
+    if (change.reason instanceof ProtocolError) throw change.reason;
     const command = {
-      type: change.operation,
+      type: operation,
       actor,
-      reason: change.reason,
+      reason: change.reason.reason!,
       now,
-      ...(change.expectedVersion !== undefined ? { expectedVersion: change.expectedVersion } : {}),
-      ...(change.nonce !== undefined ? { nonce: change.nonce } : {}),
+      ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+      ...(nonce !== undefined ? { nonce } : {}),
     };
     const result = await asProtocolErrors(
       () => handleCommand(
         this.store, missionStreamName(mission.missionId), missionDecider, command,
-        { correlationId: randomUUID(), causationId: `lifecycle:${change.nonce ?? randomUUID()}`, actor, now },
+        { correlationId: randomUUID(), causationId: `lifecycle:${nonce ?? randomUUID()}`, actor, now },
         { hashChain: true },
       ),
       'lifecycle',

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EventStore } from '@mission/event-store';
+import { ProtocolError } from '@mission/issuer-oauth';
 import { EVENT_STORE } from '@mission/platform';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { DEFAULT_EVIDENCE_RESULTS, readChildEvidence } from '../../evidence/child-evidence.reader.js';
@@ -12,8 +13,8 @@ export class ReadChildEvidence extends Query<Record<string, unknown>> {
   constructor(
     readonly client: ClientRegistration,
     readonly missionId: string | undefined,
-    readonly maxResults: number | undefined,
-    readonly cursor: string | undefined,
+    /** The page asked for, or the refusal of its shape (raised after the mission check). */
+    readonly page: { readonly maxResults?: number; readonly cursor?: string } | ProtocolError,
   ) {
     super();
   }
@@ -30,11 +31,12 @@ export class ReadChildEvidenceHandler implements IQueryHandler<ReadChildEvidence
     private readonly lineage: MissionLineage,
   ) {}
 
-  async execute({ client, missionId, maxResults, cursor }: ReadChildEvidence): Promise<Record<string, unknown>> {
+  async execute({ client, missionId, page: asked }: ReadChildEvidence): Promise<Record<string, unknown>> {
     const { mission } = await loadAccessibleMission(this.lineage, missionId, client, 'audit');
+    if (asked instanceof ProtocolError) throw asked;
     const page = await readChildEvidence(this.store, mission.missionId, {
-      maxResults: maxResults ?? DEFAULT_EVIDENCE_RESULTS,
-      ...(cursor !== undefined ? { cursor } : {}),
+      maxResults: asked.maxResults ?? DEFAULT_EVIDENCE_RESULTS,
+      ...(asked.cursor !== undefined ? { cursor: asked.cursor } : {}),
     });
     return { mission_id: mission.missionId, evidence: page.evidence, ...(page.nextCursor !== undefined ? { next_cursor: page.nextCursor } : {}) };
   }
