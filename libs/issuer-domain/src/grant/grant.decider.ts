@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { isMissionId } from '../mission/mission-id.js';
 import { actorData, assertActor, type Actor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
@@ -67,7 +68,7 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         if (state.status === 'revoked') return [];
         return [revoked(state, 'administrative', command.actor, command.now)];
       default:
-        throw new InvalidCommandError('unknown grant command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown grant command'));
     }
   },
 
