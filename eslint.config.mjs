@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import { missionLintPlugin } from './tools/lint/app-layers.mjs';
 
 /**
  * Architecture rules (enforced, not advisory):
@@ -12,6 +13,25 @@ const DOMAIN_BANNED_PACKAGES = [
 ];
 const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'child_process', 'cluster', 'worker_threads', 'tls', 'dns']
   .flatMap((name) => [name, `node:${name}`]);
+
+/**
+ * Folder layers inside each app, lowest first (tools/lint/app-layers.mjs, docs/architecture.md). Enabling the
+ * rule for another app is one entry here. The Person Server is not listed yet: its restructuring (issue 13,
+ * PS half) comes first, then `'apps/person-server/src': [...]`.
+ */
+const APP_LAYERS = {
+  'apps/issuer/src': [
+    ['config'],
+    ['errors', 'http', 'clients', 'consent', 'metadata'],
+    ['oauth'],
+    ['lineage', 'evidence', 'read-models'],
+    ['tokens', 'use-cases/shared'],
+    ['use-cases/*', 'background'],
+    ['endpoints'],
+    ['.'],
+    ['testing'],
+  ],
+};
 
 export default [
   ...nx.configs['flat/base'],
@@ -65,5 +85,11 @@ export default [
     // strict TypeScript already makes every `!` a visible, reviewed decision.
     files: ['**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Apps are layered inside like the libraries: imports point down, no folder circles.
+    files: ['apps/*/src/**/*.ts'],
+    plugins: { mission: missionLintPlugin },
+    rules: { 'mission/app-layers': ['error', { apps: APP_LAYERS }] },
   },
 ];

@@ -46,3 +46,29 @@ describe('module boundaries', () => {
     expect(lint('libs/es-kit/src/probe.ts', "import { startService } from '@mission/platform';\nexport const x = startService;\n")).toMatch(/enforce-module-boundaries/);
   });
 });
+
+describe('app layers (mission/app-layers, issue 13)', () => {
+  const probe = (path: string) => `import { x } from '${path}';\nexport const y = x;\n`;
+
+  it('lets an app folder import from a lower layer', () => {
+    expect(lint('apps/issuer/src/endpoints/probe.ts', probe('../use-cases/revoke-token/revoke-token.handler.js'))).toBe('');
+    expect(lint('apps/issuer/src/use-cases/revoke-token/probe.ts', probe('../shared/command-context.js'))).toBe('');
+  });
+
+  it('refuses an import from a lower app folder up to a higher one', () => {
+    expect(lint('apps/issuer/src/config/probe.ts', probe('../endpoints/token.controller.js'))).toMatch(/mission\/app-layers: 'config' \(layer 0\) may not import from 'endpoints'/);
+  });
+
+  it('refuses a circle: siblings of one layer (two use cases) may not import each other', () => {
+    expect(lint('apps/issuer/src/use-cases/refresh-tokens/probe.ts', probe('../revoke-token/revoke-token.handler.js'))).toMatch(/mission\/app-layers: .*sibling/);
+    expect(lint('apps/issuer/src/lineage/probe.ts', probe('../evidence/child-evidence.reader.js'))).toMatch(/mission\/app-layers: .*sibling/);
+  });
+
+  it('refuses a folder that has no layer yet', () => {
+    expect(lint('apps/issuer/src/config/probe.ts', probe('../somewhere/new.js'))).toMatch(/mission\/app-layers: folder 'somewhere' has no layer/);
+  });
+
+  it('is off for the Person Server until its own layers are configured', () => {
+    expect(lint('apps/person-server/src/store/probe.ts', probe('../http/anything.js'))).not.toMatch(/app-layers/);
+  });
+});

@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
-import { AuthorizationModule } from './authorization/authorization.module.js';
-import { ChildrenModule } from './children/children.module.js';
+import { CqrsModule } from '@nestjs/cqrs';
+import { BackgroundModule } from './background/background.module.js';
+import { EndpointsModule } from './endpoints/endpoints.module.js';
 import { MetadataController } from './metadata/metadata.controller.js';
-import { MissionsModule } from './missions/missions.module.js';
-import { IssuerOAuthModule } from './oauth/oauth.module.js';
 
 /**
- * The issuer's own features. The platform (settings, validated config as SERVICE_CONFIG, logger, event
- * store, signing keys, health, metrics, /jwks) is global and needs no import here.
+ * The issuer's own features, every dependency imported explicitly (no global module of its own). The
+ * platform (settings, validated config as SERVICE_CONFIG, logger, event store, signing keys, health,
+ * metrics, /jwks) is the one global module, provided by `startService`. Layers: docs/architecture.md.
  */
 @Module({
-  imports: [IssuerOAuthModule, MissionsModule, AuthorizationModule, ChildrenModule],
+  imports: [CqrsModule.forRoot(), EndpointsModule, BackgroundModule],
   controllers: [MetadataController],
 })
 export class AppModule {}

@@ -26,3 +26,13 @@ export function fold<Event extends DomainEvent, State>(
   for (const event of events) state = decider.evolve(state, event);
   return state;
 }
+
+/**
+ * The end of every `decide` switch over a command union: `command` is `never` once every command type has
+ * its case, so a type added to the union without one fails to compile. At run time (a command built outside
+ * the types) it throws the decider's own refusal.
+ */
+export function unknownCommand(command: never, refusal: () => Error): never {
+  void command;
+  throw refusal();
+}

@@ -1,10 +1,8 @@
 import type { JsonObject } from '@mission/event-store';
 
-/** Who caused a change: a client, a person, an administrator, or the service itself. */
-export interface Actor {
-  readonly id: string;
-  readonly role: string;
-}
+import type { Actor } from '@mission/decider';
+
+export type { Actor } from '@mission/decider';
 
 /** Where a command came from; every event it produces carries this (DESIGN 1). */
 export interface CommandContext {

@@ -6,9 +6,8 @@ export {
   type AggregateState, type CommandResult, type HandleCommandOptions, type PreparedAppend,
 } from './handle-command.js';
 export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
-export {
-  ProcessManagerRunner, backoffDelayMs,
-  type ProcessManager, type ProcessManagerRunnerOptions, type RetryPolicy, type ScheduledWork, type WorkItem,
-} from './process-manager-runner.js';
+export { ProcessManagerRunner } from './process-manager-runner.js';
+export type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
+export { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { workItemDecider, WorkClaimLostError, WorkNotClaimableError, type WorkCommand, type WorkEvent, type WorkState } from './work-item.decider.js';

@@ -1,5 +1,7 @@
 import { EventStoreUnavailableError, type RecordedEvent } from '@mission/event-store';
-import { ProcessManagerRunner, backoffDelayMs, type ProcessManager, type WorkItem } from './process-manager-runner.js';
+import { backoffDelayMs } from './backoff.js';
+import type { ProcessManager, WorkItem } from './process-manager.js';
+import { ProcessManagerRunner } from './process-manager-runner.js';
 import { eventually, sleep, tempStore } from './testing-store.spec-helper.js';
 
 /** Revokes tokens of a terminated mission: one unit of work per MissionTerminated event. */

@@ -3,49 +3,9 @@ import { hostname } from 'node:os';
 import { WrongExpectedRevisionError, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
 import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
+import { backoffDelayMs } from './backoff.js';
+import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
-
-export interface ScheduledWork {
-  /** Unique per unit of work (include the trigger's id): planning the same key twice schedules it once. */
-  readonly key: string;
-  readonly dueAt: Date;
-  readonly payload: JsonObject;
-}
-
-export interface WorkItem {
-  readonly key: string;
-  readonly payload: JsonObject;
-  readonly attempt: number;
-}
-
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly initialDelayMs: number;
-  readonly maxDelayMs: number;
-  /** How long a claim holds the work; `perform` is aborted a little before it runs out. */
-  readonly leaseMs: number;
-}
-
-export interface ProcessManager {
-  /** Lower-case letters, digits and `_`; names the work category `pm_<name>`. */
-  readonly name: string;
-  readonly triggers: readonly string[];
-  /** Pure: the work one event calls for (often none). */
-  plan(event: RecordedEvent): ScheduledWork[];
-  /** Does the work. Must be idempotent: after a crash it may run again for the same key. Throw to retry. */
-  perform(work: WorkItem, signal: AbortSignal): Promise<void>;
-  readonly retry?: Partial<RetryPolicy>;
-}
-
-export interface ProcessManagerRunnerOptions {
-  readonly clock?: () => Date;
-  readonly random?: () => number;
-  readonly replicaId?: string;
-  /** How often due work is looked for (default 200 ms). */
-  readonly pollMs?: number;
-  readonly concurrency?: number;
-  readonly logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-}
 
 /** Triggers whose work is being scheduled at once (see followTriggers). */
 const SCHEDULE_WINDOW = 64;
@@ -57,12 +17,6 @@ function dueTime(state: WorkState): number {
   if (state.status === 'pending') return state.dueAt.getTime();
   if (state.status === 'claimed') return state.leaseUntil.getTime();
   return Number.POSITIVE_INFINITY;
-}
-
-/** Exponential back-off with equal jitter (a random delay between half and all of the doubled delay), capped. */
-export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /**

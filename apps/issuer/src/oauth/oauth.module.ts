@@ -1,14 +1,12 @@
-import { Global, Module } from '@nestjs/common';
-import { ClientRegistry } from '../clients/client-registry.js';
+import { Module } from '@nestjs/common';
 import type { Clock } from '@mission/issuer-oauth';
+import { ClientRegistry } from '../clients/client-registry.js';
 import { clockProvider, CLOCK } from './clock.js';
 import { DPOP_NONCES, dpopNoncesFromEnvironment } from './dpop-nonce-config.js';
 import { DpopNonceInterceptor } from './dpop-nonce.interceptor.js';
 import { IssuerOAuth } from './issuer-oauth.service.js';
-import { MissionLineage } from '../missions/mission-lineage.js';
 
-/** Client registry, clock, OAuth checks and the mission/lineage reader shared by every issuer endpoint. */
-@Global()
+/** Client registry, clock and the OAuth checks (client authentication, DPoP) every issuer endpoint uses; imported explicitly. */
 @Module({
   providers: [
     clockProvider,
@@ -16,8 +14,7 @@ import { MissionLineage } from '../missions/mission-lineage.js';
     ClientRegistry,
     IssuerOAuth,
     DpopNonceInterceptor,
-    MissionLineage,
   ],
-  exports: [CLOCK, DPOP_NONCES, ClientRegistry, IssuerOAuth, DpopNonceInterceptor, MissionLineage],
+  exports: [CLOCK, DPOP_NONCES, ClientRegistry, IssuerOAuth, DpopNonceInterceptor],
 })
 export class IssuerOAuthModule {}

@@ -18,9 +18,10 @@ import {
   requireParentMatch,
   requireStrictSubset,
 } from './child-creation-checks.js';
-import { ChildCreationDeniedError, OAUTH_ERROR_FOR_DENIAL } from './child-creation-denied.error.js';
+import { ChildCreationDeniedError } from './child-creation-denied.error.js';
+import { OAUTH_ERROR_FOR_DENIAL } from './child-denial-reasons.js';
 import type { ChildCreationPolicyContext, ChildCreationPolicyRule } from './child-creation-policy.js';
-import { CHILD_DENIAL_REASONS, type ChildDenialReason } from './child-evidence.js';
+import { CHILD_DENIAL_REASONS, type ChildDenialReason } from './child-denial-reasons.js';
 
 const NOW = at('2026-11-22T10:00:00.000Z');
 const ROOT_ID = missionIdFromBytes(new Uint8Array(16).fill(3));

@@ -2,22 +2,7 @@ import type { AuthoritySet } from '../authority-set/authority-set.js';
 import type { CascadeMode } from '../mission/parent-link.js';
 import type { ChildActor } from './child-actor.js';
 import { opaqueIdFromBytes } from '../shared/opaque-id.js';
-
-/** The closed set of spec 7 denial reasons (not an IANA registry). */
-export const CHILD_DENIAL_REASONS = [
-  'parent_not_active',
-  'parent_mismatch',
-  'delegation_not_permitted',
-  'child_actor_not_allowed',
-  'not_strict_subset',
-  'fanout_exceeded',
-  'policy_denied',
-] as const;
-export type ChildDenialReason = (typeof CHILD_DENIAL_REASONS)[number];
-
-export function isChildDenialReason(value: unknown): value is ChildDenialReason {
-  return typeof value === 'string' && (CHILD_DENIAL_REASONS as readonly string[]).includes(value);
-}
+import type { ChildDenialReason } from './child-denial-reasons.js';
 
 export interface MissionReference {
   readonly id: string;

@@ -1,11 +1,12 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { InvalidAuthorizationDetailsError } from '../authority-set/invalid-authorization-details.error.js';
 import { parseAuthorizationDetails } from '../authority-set/parse-authorization-details.js';
 import { isMissionId } from '../mission/mission-id.js';
 import { actorData, assertActor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
 import { assertDate, assertOptionalText, assertText } from '../shared/guards.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseRfc3339 } from '@mission/decider';
 import { isSha256Base64url } from '../shared/sha256.js';
 import { absoluteUriProblem } from '../shared/uri.js';
 import type { AuthorizationRequestCommand, PushAuthorizationRequest } from './authorization-request.commands.js';
@@ -78,7 +79,7 @@ export const authorizationRequestDecider: Decider<AuthorizationRequestCommand, A
         ];
       }
       default:
-        throw new InvalidCommandError('unknown authorization request command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown authorization request command'));
     }
   },
 

@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { isMissionId } from '../mission/mission-id.js';
 import { actorData, assertActor, type Actor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
@@ -28,6 +29,7 @@ import type {
 import type { GrantEvent, GrantRevocationReason } from './grant.events.js';
 import type { Grant, GrantState } from './grant.state.js';
 import { isGrantId, isRequestId } from './grant-ids.js';
+import { evolveGrant } from './grant.evolve.js';
 
 /**
  * The authorization grant (stream `grant-<grant_id>`).
@@ -67,64 +69,11 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         if (state.status === 'revoked') return [];
         return [revoked(state, 'administrative', command.actor, command.now)];
       default:
-        throw new InvalidCommandError('unknown grant command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown grant command'));
     }
   },
 
-  evolve(state, event) {
-    if (event.type === 'AuthorizationCodeIssued') {
-      const d = event.data;
-      return {
-        status: 'code_issued',
-        kind: 'authorization_code',
-        grantId: d.grant_id,
-        missionId: d.mission_id,
-        clientId: d.client_id,
-        codeHash: d.code_hash,
-        redirectUri: d.redirect_uri,
-        codeChallenge: d.code_challenge,
-        ...(d.dpop_jkt !== undefined ? { dpopJkt: d.dpop_jkt } : {}),
-        codeExpiresAt: new Date(d.expires_at),
-        issuedAt: new Date(d.occurred_at),
-        codeRedeemed: false,
-        retiredRefreshTokenHashes: new Set(),
-      };
-    }
-    if (event.type === 'ChildGrantIssued') {
-      const d = event.data;
-      return {
-        status: 'code_issued',
-        kind: 'child_creation',
-        grantId: d.grant_id,
-        missionId: d.mission_id,
-        parentMissionId: d.parent_mission_id,
-        lineageJkts: d.lineage_jkts ?? [],
-        clientId: d.client_id,
-        codeHash: d.grant_hash,
-        codeExpiresAt: new Date(d.expires_at),
-        issuedAt: new Date(d.occurred_at),
-        codeRedeemed: false,
-        retiredRefreshTokenHashes: new Set(),
-      };
-    }
-    if (state.status === 'none') return state;
-    switch (event.type) {
-      case 'AuthorizationCodeRedeemed':
-      case 'ChildGrantRedeemed':
-        return { ...state, status: state.status === 'revoked' ? 'revoked' : 'active', codeRedeemed: true, jkt: event.data.jkt };
-      case 'RefreshTokenIssued':
-        return { ...state, refreshTokenHash: event.data.refresh_token_hash, jkt: event.data.jkt };
-      case 'RefreshTokenRotated':
-        return {
-          ...state,
-          refreshTokenHash: event.data.refresh_token_hash,
-          jkt: event.data.jkt,
-          retiredRefreshTokenHashes: new Set(state.retiredRefreshTokenHashes).add(event.data.previous_hash),
-        };
-      case 'GrantRevoked':
-        return { ...state, status: 'revoked', revocation: { reason: event.data.reason, at: new Date(event.data.occurred_at) } };
-    }
-  },
+  evolve: evolveGrant,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describeName, hasControlCharacters, isPlainObject, isWellFormedString } from '../shared/json.js';
-import { isValidDate, parseRfc3339 } from '../shared/rfc3339.js';
+import { isValidDate, parseRfc3339 } from '@mission/decider';
 import { absoluteUriProblem } from '../shared/uri.js';
 import { InvalidMissionIntentError } from './invalid-mission-intent.error.js';
 import { MISSION_INTENT_LIMITS as L, type MissionIntent } from './mission-intent.js';

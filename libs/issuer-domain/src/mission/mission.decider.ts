@@ -1,11 +1,12 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { authorityHash, isAuthorityHash } from '../authority-set/authority-hash.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import { actorData, assertActor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
 import { assertDate, assertText } from '../shared/guards.js';
 import { hasControlCharacters, isWellFormedString } from '../shared/json.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseRfc3339 } from '@mission/decider';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
 import { ParentNotActiveError } from '../children/child-attachment.errors.js';
 import type { ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
@@ -82,7 +83,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
       case 'cascade':
         return decideCascade(command, state);
       default:
-        throw new InvalidCommandError('unknown mission command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown mission command'));
     }
   },
 

@@ -1,6 +1,6 @@
 import { isAuthorityHash } from '../authority-set/authority-hash.js';
 import { InvalidCommandError } from '../shared/errors.js';
-import { isValidDate, parseRfc3339 } from '../shared/rfc3339.js';
+import { isValidDate, parseRfc3339 } from '@mission/decider';
 import { isMissionId } from './mission-id.js';
 
 export const CASCADE_MODES = ['immediate', 'bounded_staleness', 'status_required'] as const;

@@ -1,26 +1,9 @@
 import { InvalidCommandError } from './errors.js';
+import { isActor, type Actor } from '@mission/decider';
 
-/** Who acted: a client, a person, an administrator or a process of the issuer itself. */
-export interface Actor {
-  readonly id: string;
-  /** e.g. `client`, `person`, `admin`, `policy`, `system`. */
-  readonly role: string;
-}
+export { actorData, type Actor } from '@mission/decider';
 
+/** The issuer's bound on actor ids: 256 characters. */
 export function assertActor(actor: unknown, what: string): asserts actor is Actor {
-  const ok =
-    typeof actor === 'object' &&
-    actor !== null &&
-    typeof (actor as Actor).id === 'string' &&
-    typeof (actor as Actor).role === 'string' &&
-    (actor as Actor).id.length > 0 &&
-    (actor as Actor).id.length <= 256 &&
-    (actor as Actor).role.length > 0 &&
-    (actor as Actor).role.length <= 64;
-  if (!ok) throw new InvalidCommandError(`${what} must be an actor {id, role} with non-empty strings`);
-}
-
-/** A plain copy, so that event data never shares objects with commands. */
-export function actorData(actor: Actor): Actor {
-  return { id: actor.id, role: actor.role };
+  if (!isActor(actor, 256)) throw new InvalidCommandError(`${what} must be an actor {id, role} with non-empty strings`);
 }

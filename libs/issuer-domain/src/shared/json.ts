@@ -1,3 +1,4 @@
+import { isPlainObject } from '@mission/decider';
 /** Plain JSON values, as event data and authorization details carry them. */
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | readonly JsonValue[] | JsonObject;
@@ -16,12 +17,7 @@ export interface JsonLimits {
   readonly budget: { nodes: number };
 }
 
-/** An object literal or `JSON.parse` result: not an array, not a class instance. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+export { isPlainObject } from '@mission/decider';
 
 /**
  * Characters safe to quote in an OAuth `error_description` (RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E).

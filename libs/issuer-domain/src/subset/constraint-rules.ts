@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonValue } from '../shared/json.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseRfc3339 } from '@mission/decider';
 import { compareExactDecimals } from './exact-decimal.js';
 import { jsonEqual, jsonSubsetOf } from './json-equal.js';
 

@@ -1,4 +1,5 @@
 import { InvalidRequestError as BaseInvalidRequestError, ProtocolError } from '@mission/protocol-errors';
+import { CHILD_DENIAL_REASONS as MISSION_DENIAL_REASONS, OAUTH_ERROR_FOR_DENIAL as MISSION_DENIAL_ERROR_CODE } from '@mission/issuer-domain';
 import {
   AccessDeniedError,
   ConflictError,
@@ -8,8 +9,6 @@ import {
   InvalidGrantError,
   InvalidRequestError,
   InvalidTokenError,
-  MISSION_DENIAL_ERROR_CODE,
-  MISSION_DENIAL_REASONS,
   NotFoundError,
   UnauthorizedClientError,
   UnsupportedGrantTypeError,

@@ -11,3 +11,5 @@ export * from './invalid-dpop-proof.error.js';
 export * from './use-dpop-nonce.error.js';
 export * from './invalid-token.error.js';
 export * from './conflict.error.js';
+export * from './unsupported-token-type.error.js';
+export * from './temporarily-unavailable.error.js';

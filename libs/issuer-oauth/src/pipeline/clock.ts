@@ -1,7 +1,6 @@
-/** Time comes from an injected clock, never from `Date.now()`, so every window is testable. */
-export interface Clock {
-  now(): Date;
-}
+import type { Clock } from '@mission/decider';
+
+export type { Clock } from '@mission/decider';
 
 export const systemClock: Clock = { now: () => new Date() };
 

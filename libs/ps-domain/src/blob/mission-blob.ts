@@ -1,6 +1,6 @@
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { canonicalJson, isPlainObject } from '../shared/json.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseRfc3339 } from '@mission/decider';
 import { base64url } from '../shared/sha256.js';
 import { isBoundedText } from '../shared/text.js';
 import { descriptionProblem, resourcesProblem, toolsProblem } from './mission-proposal.js';

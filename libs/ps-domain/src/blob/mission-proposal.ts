@@ -2,7 +2,7 @@ import { InvalidRequestError } from '../errors/management.errors.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { assertDate } from '../shared/guards.js';
 import { isPlainObject } from '../shared/json.js';
-import { parseRfc3339 } from '../shared/rfc3339.js';
+import { parseRfc3339 } from '@mission/decider';
 import { isBoundedText } from '../shared/text.js';
 
 /** Bounds of the proposal members (DESIGN 3.1 `POST /mission` without `operation`). */

@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { assertDate } from '../shared/guards.js';
 import { canonicalJson, isJsonObject, type JsonObject } from '../shared/json.js';
@@ -23,7 +24,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, I
       case 'record':
         return decideRecord(command, state);
       default:
-        throw new InvalidCommandError('unknown idempotency command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown idempotency command'));
     }
   },
 

@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { isMissionS256 } from '../blob/mission-s256.js';
 import { MissionNotFoundError } from '../errors/management.errors.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
@@ -46,7 +47,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
       case 'recordRefusal':
         return decideRecordRefusal(command, state);
       default:
-        throw new InvalidCommandError('unknown mission command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown mission command'));
     }
   },
 

@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { missionBlobBytes } from '../blob/mission-blob.js';
 import { assertMissionProposal } from '../blob/mission-proposal.js';
 import { isMissionS256, missionS256 } from '../blob/mission-s256.js';
@@ -32,7 +33,7 @@ export const proposalDecider: Decider<ProposalCommand, ProposalEvent, ProposalSt
       case 'decline':
         return decideDecline(command, state);
       default:
-        throw new InvalidCommandError('unknown proposal command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown proposal command'));
     }
   },
 

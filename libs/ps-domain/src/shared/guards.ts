@@ -1,5 +1,5 @@
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
-import { isValidDate } from './rfc3339.js';
+import { isValidDate } from '@mission/decider';
 
 export function assertDate(value: unknown, what: string): asserts value is Date {
   if (!isValidDate(value)) throw new InvalidCommandError(`${what} must be a valid Date`);

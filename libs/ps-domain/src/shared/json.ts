@@ -1,3 +1,4 @@
+import { isPlainObject } from '@mission/decider';
 import canonicalize from 'canonicalize';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { isWellFormedString } from './text.js';
@@ -10,12 +11,7 @@ export interface JsonObject {
   readonly [member: string]: JsonValue | undefined;
 }
 
-/** An object literal or `JSON.parse` result: not an array, not a class instance. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+export { isPlainObject } from '@mission/decider';
 
 const MAX_JSON_DEPTH = 32;
 

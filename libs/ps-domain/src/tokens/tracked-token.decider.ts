@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import { isMissionS256 } from '../blob/mission-s256.js';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { actorData, assertActor, type Actor } from '../shared/actor.js';
@@ -46,7 +47,7 @@ export const trackedTokenDecider: Decider<TrackedTokenCommand, TrackedTokenEvent
       case 'revoke':
         return decideRevoke(command, state);
       default:
-        throw new InvalidCommandError('unknown tracked token command');
+        return unknownCommand(command, () => new InvalidCommandError('unknown tracked token command'));
     }
   },
 

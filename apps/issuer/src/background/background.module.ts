@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LineageModule } from '../lineage/lineage.module.js';
+import { IssuerOAuthModule } from '../oauth/oauth.module.js';
+import { ChildrenBackgroundWork } from './children-background.js';
+import { MissionExpiryWork } from './mission-expiry-work.js';
+
+/**
+ * The durable process managers, started with the app: mission expiry, and Child Missions' cascade, slot
+ * release and grant lapse (spec child-mission-delegation 3.2, 2.4, DESIGN 2.4). Not CQRS events: their
+ * work survives a restart (decision 0004).
+ */
+@Module({
+  imports: [IssuerOAuthModule, LineageModule],
+  providers: [ChildrenBackgroundWork, MissionExpiryWork],
+})
+export class BackgroundModule {}

@@ -1,0 +1,43 @@
+import type { JsonObject, RecordedEvent } from '@mission/event-store';
+
+export interface ScheduledWork {
+  /** Unique per unit of work (include the trigger's id): planning the same key twice schedules it once. */
+  readonly key: string;
+  readonly dueAt: Date;
+  readonly payload: JsonObject;
+}
+
+export interface WorkItem {
+  readonly key: string;
+  readonly payload: JsonObject;
+  readonly attempt: number;
+}
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+  /** How long a claim holds the work; `perform` is aborted a little before it runs out. */
+  readonly leaseMs: number;
+}
+
+export interface ProcessManager {
+  /** Lower-case letters, digits and `_`; names the work category `pm_<name>`. */
+  readonly name: string;
+  readonly triggers: readonly string[];
+  /** Pure: the work one event calls for (often none). */
+  plan(event: RecordedEvent): ScheduledWork[];
+  /** Does the work. Must be idempotent: after a crash it may run again for the same key. Throw to retry. */
+  perform(work: WorkItem, signal: AbortSignal): Promise<void>;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+export interface ProcessManagerRunnerOptions {
+  readonly clock?: () => Date;
+  readonly random?: () => number;
+  readonly replicaId?: string;
+  /** How often due work is looked for (default 200 ms). */
+  readonly pollMs?: number;
+  readonly concurrency?: number;
+  readonly logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
