@@ -5,6 +5,7 @@ export {
   aggregateStream, completeAppend, decideAndAppend, handleCommand, prepareAppend,
   type AggregateState, type CommandResult, type HandleCommandOptions, type PreparedAppend,
 } from './handle-command.js';
+export { AggregateCache } from './aggregate-cache.js';
 export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
 export { ProcessManagerRunner } from './process-manager-runner.js';
 export type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';

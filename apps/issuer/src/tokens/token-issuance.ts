@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
-import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
+import { AggregateCache, type CommandContext } from '@mission/es-kit';
 import {
   grantDecider, grantStreamName, grantTokenFromBytes, missionErrorCode, missionExists, throwIfGrantRefused,
-  type Actor, type Grant, type GrantCommand, type GrantState, type Mission, type ParentLink,
+  type Actor, type Grant, type GrantCommand, type GrantEvent, type GrantState, type Mission, type ParentLink,
 } from '@mission/issuer-domain';
 import { InvalidGrantError, issueAccessToken, type Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE, SERVICE_CONFIG, SigningKeys } from '@mission/platform';
@@ -40,6 +40,12 @@ export interface Derivable {
  */
 @Injectable()
 export class TokenIssuance {
+  /**
+   * Grant states folded once and caught up at every read (issue 15): a grant refreshed every few minutes for months
+   * has a long stream, and a refresh must not re-fold it from the start (twice) each time.
+   */
+  private readonly grants: AggregateCache<GrantCommand, GrantEvent, GrantState>;
+
   constructor(
     @Inject(EVENT_STORE) readonly store: EventStore,
     @Inject(CLOCK) readonly clock: Clock,
@@ -47,10 +53,12 @@ export class TokenIssuance {
     private readonly oauth: IssuerOAuth,
     private readonly keys: SigningKeys,
     private readonly lineage: MissionLineage,
-  ) {}
+  ) {
+    this.grants = new AggregateCache(store, grantDecider);
+  }
 
   async grant(grantId: string): Promise<GrantState> {
-    return (await aggregateStream(this.store, grantStreamName(grantId), grantDecider)).state;
+    return (await this.grants.load(grantStreamName(grantId))).state;
   }
 
   // DESIGN 2.3, 2.4, spec 3.2 rule 5: derivation only when the mission and every ancestor are exactly active (expiry first), read now.
@@ -67,7 +75,7 @@ export class TokenIssuance {
   // Single use: the decider's events are appended at the revision it decided on (handleCommand); reuse commits the revocation, then refuses.
   async decide(grantId: string, client: ClientRegistration, command: GrantCommand): Promise<Grant> {
     return asProtocolErrors(async () => {
-      const result = await handleCommand(this.store, grantStreamName(grantId), grantDecider, command, this.context(client, `token:${grantId}`));
+      const result = await this.grants.handle(grantStreamName(grantId), command, this.context(client, `token:${grantId}`));
       throwIfGrantRefused(result.newEvents);
       if (result.state.status === 'none') throw new InvalidGrantError('the grant is unknown');
       return result.state;

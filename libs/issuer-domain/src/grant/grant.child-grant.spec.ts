@@ -1,9 +1,11 @@
+import { Set as PersistentSet } from 'immutable';
 import { given } from '@mission/decider';
 import { InvalidCommandError } from '../shared/errors.js';
 import { sha256Base64url } from '../shared/sha256.js';
 import { ADMIN, at, MISSION_ID, OTHER_MISSION_ID, T0 } from '../testing/fixtures.js';
 import type { IssueChildGrant, LapseChildGrant, RedeemAuthorizationCode, RedeemChildGrant, RotateRefreshToken } from './grant.commands.js';
 import { grantDecider, throwIfGrantRefused } from './grant.decider.js';
+import type { Grant } from './grant.state.js';
 import {
   ChildGrantExpiredError,
   ChildGrantReusedError,
@@ -136,7 +138,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
         codeExpiresAt: GRANT_EXPIRES,
         issuedAt: T0,
         codeRedeemed: false,
-        retiredRefreshTokenHashes: new Set(),
+        retiredRefreshTokenHashes: PersistentSet(),
       });
       expect(JSON.stringify(issued)).not.toContain(GRANT_TOKEN);
     });
@@ -292,7 +294,8 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
 
     it('spec 2.5 rule 8: the child actor refreshes with its own key; the rotated token stays bound to the child\'s jkt', () => {
       const state = given(grantDecider, active).when(refresh()).then([rotated]);
-      expect(state).toMatchObject({ status: 'active', kind: 'child_creation', refreshTokenHash: RT2, jkt: CHILD_JKT, retiredRefreshTokenHashes: new Set([RT1]) });
+      expect(state).toMatchObject({ status: 'active', kind: 'child_creation', refreshTokenHash: RT2, jkt: CHILD_JKT });
+      expect([...(state as Grant).retiredRefreshTokenHashes]).toEqual([RT1]);
       given(grantDecider, [...active, rotated])
         .when(refresh({ refreshTokenHash: RT2, newRefreshTokenHash: RT3, now: T3 }))
         .then([{ type: 'RefreshTokenRotated', data: { grant_id: GRANT_ID, previous_hash: RT2, refresh_token_hash: RT3, jkt: CHILD_JKT, occurred_at: T3.toISOString() } }]);

@@ -1,5 +1,13 @@
+import { Set as PersistentSet } from 'immutable';
 import type { GrantEvent } from './grant.events.js';
 import type { GrantState } from './grant.state.js';
+
+/**
+ * Retired refresh-token hashes as a persistent set: a rotation adds one hash in O(log n) and shares the rest with
+ * the previous state, so folding a grant rotated 100,000 times is not quadratic (issue 15: copying a plain Set per
+ * rotation made a refresh cost grow with the square of the rotation count). Reuse detection keeps every hash.
+ */
+const NO_RETIRED_TOKENS: PersistentSet<string> = PersistentSet<string>();
 
 /** How each grant event changes the grant (the `evolve` of grantDecider). */
 export function evolveGrant(state: GrantState, event: GrantEvent): GrantState {
@@ -18,7 +26,7 @@ export function evolveGrant(state: GrantState, event: GrantEvent): GrantState {
       codeExpiresAt: new Date(d.expires_at),
       issuedAt: new Date(d.occurred_at),
       codeRedeemed: false,
-      retiredRefreshTokenHashes: new Set(),
+      retiredRefreshTokenHashes: NO_RETIRED_TOKENS,
     };
   }
   if (event.type === 'ChildGrantIssued') {
@@ -35,7 +43,7 @@ export function evolveGrant(state: GrantState, event: GrantEvent): GrantState {
       codeExpiresAt: new Date(d.expires_at),
       issuedAt: new Date(d.occurred_at),
       codeRedeemed: false,
-      retiredRefreshTokenHashes: new Set(),
+      retiredRefreshTokenHashes: NO_RETIRED_TOKENS,
     };
   }
   if (state.status === 'none') return state;
@@ -50,7 +58,7 @@ export function evolveGrant(state: GrantState, event: GrantEvent): GrantState {
         ...state,
         refreshTokenHash: event.data.refresh_token_hash,
         jkt: event.data.jkt,
-        retiredRefreshTokenHashes: new Set(state.retiredRefreshTokenHashes).add(event.data.previous_hash),
+        retiredRefreshTokenHashes: state.retiredRefreshTokenHashes.add(event.data.previous_hash),
       };
     case 'GrantRevoked':
       return { ...state, status: 'revoked', revocation: { reason: event.data.reason, at: new Date(event.data.occurred_at) } };

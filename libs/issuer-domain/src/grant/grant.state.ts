@@ -1,3 +1,4 @@
+import type { Set as PersistentSet } from 'immutable';
 import type { GrantRevocationReason } from './grant.events.js';
 
 export interface Grant {
@@ -28,7 +29,7 @@ export interface Grant {
   readonly jkt?: string;
   readonly refreshTokenHash?: string;
   /** Hashes of rotated refresh tokens: presenting one again is reuse. */
-  readonly retiredRefreshTokenHashes: ReadonlySet<string>;
+  readonly retiredRefreshTokenHashes: PersistentSet<string>;
   readonly revocation?: { readonly reason: GrantRevocationReason; readonly at: Date };
 }
 
