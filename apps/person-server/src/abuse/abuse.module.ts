@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import { ProbeLimiter } from './probe-limiter.js';
 import { AuditDigestKey, AUDIT_DIGEST_KEY_ENV, loadAuditDigestKey } from './audit-digest-key.js';
 import { RateLimiter } from './rate-limiter.js';

@@ -1,6 +1,6 @@
 import { TokenBuckets } from './rate-limiter.js';
-import { RateLimitedError } from '../http/problem-errors.js';
-import type { Clock } from '../http/clock.js';
+import { RateLimitedError } from '../errors/problem-errors.js';
+import type { Clock } from '../time/clock.js';
 
 /** Spec 5.9, 8: failed management lookups (malformed or unknown/unauthorized references) a caller may make per minute. */
 export const PROBE_FAILURES_PER_MINUTE = 60;

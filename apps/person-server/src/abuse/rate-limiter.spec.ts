@@ -1,5 +1,5 @@
-import { RateLimitedError } from '../http/problem-errors.js';
-import { TestClock } from '../auth/signed-request.spec-helper.js';
+import { RateLimitedError } from '../errors/problem-errors.js';
+import { TestClock } from '../testing/signed-request.spec-helper.js';
 import { RateLimiter, sourceKey, TokenBuckets } from './rate-limiter.js';
 
 describe('TokenBuckets (spec 8 abuse control: limits per minute, in memory)', () => {

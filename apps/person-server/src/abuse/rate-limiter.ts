@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { RateLimitedError } from '../http/problem-errors.js';
-import type { Clock } from '../http/clock.js';
+import { RateLimitedError } from '../errors/problem-errors.js';
+import type { Clock } from '../time/clock.js';
 
 export interface TokenBucketsOptions {
   /** Sustained rate and burst size: a full bucket holds one minute's allowance. */

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, clockProvider, type Clock } from '../http/clock.js';
+import { CLOCK, clockProvider, type Clock } from '../time/clock.js';
 import { AgentProviderKeys } from './agent-provider-keys.js';
 import { RequestAuthenticator } from './request-authenticator.js';
 import { SignatureReplayCache } from './signature-replay-cache.js';

@@ -1,8 +1,8 @@
 import { contentDigest } from '@mission/http-signatures';
 import { calculateJwkThumbprint } from 'jose';
 import { parseDictionary } from 'structured-headers';
-import { SignatureVerificationError } from '../http/problem-errors.js';
-import { callerKey } from './authenticated-caller.js';
+import { SignatureVerificationError } from '../errors/problem-errors.js';
+import { callerKey } from '../identity/authenticated-caller.js';
 import {
   AGENT,
   ALICE_KEY,
@@ -20,7 +20,7 @@ import {
   principalKey,
   signedRequest,
   without,
-} from './signed-request.spec-helper.js';
+} from '../testing/signed-request.spec-helper.js';
 
 const BODY = '{"operation":"status","mission_s256":"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"}';
 const alice = principalKey(ALICE_KEY);

@@ -1,6 +1,6 @@
 import type { VerifiedSignature } from '@mission/http-signatures';
-import type { Clock } from '../http/clock.js';
-import { SignatureVerificationError, TemporarilyUnavailableError } from '../http/problem-errors.js';
+import type { Clock } from '../time/clock.js';
+import { SignatureVerificationError, TemporarilyUnavailableError } from '../errors/problem-errors.js';
 import { SIGNATURE_MAX_AGE_SECONDS, type SigningKey } from './authentication-rules.js';
 import { signatureIdentity, type SignatureReplayCache } from './signature-replay-cache.js';
 import { SignatureClaimUnavailableError, type StoredSignatureClaims } from './stored-signature-claims.js';

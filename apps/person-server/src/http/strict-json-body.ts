@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { parseStrictJson, StrictJsonError } from '@mission/strict-json';
-import { InvalidManagementRequestError } from './problem-errors.js';
+import { InvalidManagementRequestError } from '../errors/problem-errors.js';
 
 /** Spec 4 / DESIGN 3.3: the exact received bytes parsed strictly — a duplicate member name is invalid_request. */
 export function strictJsonBody(request: Request): unknown {

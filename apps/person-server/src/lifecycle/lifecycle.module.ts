@@ -2,12 +2,12 @@ import { Inject, Injectable, Module, Optional, type OnApplicationShutdown, type 
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import { blobDeletionManager } from './blob-deletion.process-manager.js';
 import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
 import { MissionBlobDeletion } from './mission-blob-deletion.service.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 
 /** How often the lifecycle runners look for due work (ms): an expiry is recorded at most about this late. */
 export const DEFAULT_LIFECYCLE_POLL_MS = 250;

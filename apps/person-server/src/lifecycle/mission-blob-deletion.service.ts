@@ -5,15 +5,15 @@ import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 import { checkBlobDeletionRequest, isMissionS256, proposalBodyStreamName, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { CLOCK, type Clock } from '../http/clock.js';
-import { InvalidManagementRequestError, InvalidMissionReferenceError } from '../http/problem-errors.js';
-import { authorizeFromApproval, expiryDue } from '../missions/mission-gate.js';
+import { TokenLedger } from '../store/token-ledger.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { InvalidManagementRequestError, InvalidMissionReferenceError } from '../errors/problem-errors.js';
+import { authorizeFromApproval, expiryDue } from '../store/mission-gate.js';
 import { managementCaller, type RequestFacts } from '../missions/mission-management.service.js';
 import { deleteBlobStream } from './blob-deletion.process-manager.js';
 import { MISSION_STREAM_OPTIONS } from './mission-expiry.process-manager.js';
-import { AdministratorRequiredError } from './lifecycle-problems.js';
+import { AdministratorRequiredError } from '../errors/lifecycle-problems.js';
 
 /** The answer to a blob deletion: the tombstone's terminal status and when the body was deleted. */
 export interface BlobDeletionResult {

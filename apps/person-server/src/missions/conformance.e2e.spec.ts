@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { SecurityAudit, SECURITY_AUDIT_STREAM } from '../abuse/security-audit.js';
-import { alice, bob, events, newAgent, ops, PsClient, requestId } from '../lifecycle/ps-http.spec-helper.js';
+import { alice, bob, events, newAgent, ops, PsClient, requestId } from '../testing/ps-http.spec-helper.js';
 import { startPersonServer } from '../testing/run-person-server.js';
 
 /**

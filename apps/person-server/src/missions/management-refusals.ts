@@ -12,12 +12,12 @@ import {
   type TerminationRequest,
 } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import type { RequestFacts } from '../http/request-facts.js';
 import { MissionLog } from '../store/mission-log.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
-import { expiryDue, type ApprovalFacts } from './mission-gate.js';
+import { TokenLedger } from '../store/token-ledger.js';
+import { expiryDue, type ApprovalFacts } from '../store/mission-gate.js';
 import { managementCaller } from './mission-management.service.js';
 
 /** The refusal code of a domain error the terminate flow logs (spec 7), or undefined for anything else. */

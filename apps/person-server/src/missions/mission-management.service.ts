@@ -12,15 +12,15 @@ import {
   type MissionStatusRepresentation,
 } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, type Clock } from '../http/clock.js';
-import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { InvalidManagementRequestError } from '../errors/problem-errors.js';
 import type { RequestFacts } from '../http/request-facts.js';
 import { MissionLog } from '../store/mission-log.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 import { AgentTenancy } from './agent-tenancy.js';
-import { authorizeFromApproval, expiryDue, type ApprovalFacts } from './mission-gate.js';
+import { authorizeFromApproval, expiryDue, type ApprovalFacts } from '../store/mission-gate.js';
 import { TREE_PAGE, TreeCursors } from './tree-cursor.js';
 
 export type { RequestFacts } from '../http/request-facts.js';

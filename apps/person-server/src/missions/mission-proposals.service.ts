@@ -23,14 +23,14 @@ import {
   type ApprovedProposal,
   type MissionProposal,
 } from '@mission/ps-domain';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { CLOCK, type Clock } from '../http/clock.js';
-import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { InvalidManagementRequestError } from '../errors/problem-errors.js';
 import { MissionLog } from '../store/mission-log.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
-import { MissionBodies } from './mission-bodies.js';
-import { expiryDue } from './mission-gate.js';
-import { AgentRequiredError, PendingProposalNotFoundError } from './mission-problems.js';
+import { TokenLedger } from '../store/token-ledger.js';
+import { MissionBodies } from '../store/mission-bodies.js';
+import { expiryDue } from '../store/mission-gate.js';
+import { AgentRequiredError, PendingProposalNotFoundError } from '../errors/mission-problems.js';
 
 export type PollResult = { readonly status: 'pending' } | { readonly status: 'approved'; readonly s256: string; readonly mission: string } | { readonly status: 'declined' };
 

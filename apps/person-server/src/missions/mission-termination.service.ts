@@ -21,16 +21,16 @@ import {
   type TerminateRequestBody,
   type TerminationRequest,
 } from '@mission/ps-domain';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import type { RequestFacts } from '../http/request-facts.js';
 import { RevocationWork } from '../revocation/revocation.module.js';
 import { MissionLog } from '../store/mission-log.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 import { AgentTenancy } from './agent-tenancy.js';
 import { ManagementRefusals, refusalCode } from './management-refusals.js';
-import type { ApprovalFacts } from './mission-gate.js';
+import type { ApprovalFacts } from '../store/mission-gate.js';
 import { managementCaller, MissionManagement } from './mission-management.service.js';
 import { ReplacementLookup } from './replacement-lookup.js';
 import { TerminationGates } from './termination-gates.js';

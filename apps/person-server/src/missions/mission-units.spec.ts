@@ -11,10 +11,10 @@ import {
   ProposalNotFoundError,
 } from '@mission/ps-domain';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
-import { ProblemError } from '../http/problem-errors.js';
-import { KeyedMutex } from './keyed-mutex.js';
+import { ProblemError } from '../errors/problem-errors.js';
+import { KeyedMutex } from '@mission/es-kit';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
-import { toProblem } from './mission-problems.js';
+import { toProblem } from '../errors/mission-problems.js';
 import { TreeCursors } from './tree-cursor.js';
 
 const S256 = 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg';

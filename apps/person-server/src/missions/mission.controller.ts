@@ -3,15 +3,15 @@ import type { Request, Response } from 'express';
 import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { isMissionS256 } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { InvalidManagementRequestError, InvalidMissionReferenceError, MissionNotFoundError, UnsupportedOperationError } from '../http/problem-errors.js';
-import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { InvalidManagementRequestError, InvalidMissionReferenceError, MissionNotFoundError, UnsupportedOperationError } from '../errors/problem-errors.js';
+import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { requestFacts, type RequestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import { MissionManagement } from './mission-management.service.js';
 import { MissionProposals } from './mission-proposals.service.js';
 import { MissionTermination } from './mission-termination.service.js';
-import { toProblem } from './mission-problems.js';
+import { toProblem } from '../errors/mission-problems.js';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 
 /** Spec 4: the operations this PS implements (also in its metadata, spec 2.2). */

@@ -9,11 +9,11 @@ import { handleCommand } from '@mission/es-kit';
 import { missionBlobBytes, missionS256, proposalBlobFields, proposalDecider, proposalStreamName, TOKEN_POLICIES } from '@mission/ps-domain';
 import { aggregateStream, verifyHashChain } from '@mission/es-kit';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
-import { headersExceptDateAndRequestId, requestId } from '../lifecycle/ps-http.spec-helper.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../testing/signed-request.spec-helper.js';
+import { headersExceptDateAndRequestId, requestId } from '../testing/ps-http.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 import { TreeCursors } from './tree-cursor.js';
 
 const ASSISTANT = 'aauth:assistant@agents.example';

@@ -3,7 +3,7 @@ import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { MissionController } from './mission.controller.js';
 import { AgentTenancy } from './agent-tenancy.js';
 import { ManagementRefusals } from './management-refusals.js';
-import { MissionBodies } from './mission-bodies.js';
+import { MissionBodies } from '../store/mission-bodies.js';
 import { MissionManagement } from './mission-management.service.js';
 import { MissionProposals } from './mission-proposals.service.js';
 import { MissionTermination } from './mission-termination.service.js';

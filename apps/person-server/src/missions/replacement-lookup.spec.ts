@@ -1,7 +1,7 @@
 import type { EventStore, ReadStreamOptions } from '@mission/event-store';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 import type { SecurityAudit, SecurityEventInput } from '../abuse/security-audit.js';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { MissionLog } from '../store/mission-log.js';
 import { ReplacementLookup } from './replacement-lookup.js';
 

@@ -4,11 +4,11 @@ import { EVENT_STORE } from '@mission/platform';
 import { effectiveState, isMissionS256, missionExists, MissionNotFoundError } from '@mission/ps-domain';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import type { RequestFacts } from '../http/request-facts.js';
 import { MissionLog } from '../store/mission-log.js';
-import { authorizeFromApproval } from './mission-gate.js';
+import { authorizeFromApproval } from '../store/mission-gate.js';
 import { managementCaller } from './mission-management.service.js';
 
 /**

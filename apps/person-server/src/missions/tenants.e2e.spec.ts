@@ -1,7 +1,7 @@
 import { missionStreamName } from '@mission/ps-domain';
-import { requestId } from '../lifecycle/ps-http.spec-helper.js';
+import { requestId } from '../testing/ps-http.spec-helper.js';
 import { PROBE_FAILURES_PER_MINUTE } from '../abuse/probe-limiter.js';
-import { ASSISTANT, auditLength, auditSince, FILES_SERVICE, HELPER, RESEARCHER, stage, startTenants, streamEvents, SUB_AGENT, type Tenants } from './multi-tenant.spec-helper.js';
+import { ASSISTANT, auditLength, auditSince, FILES_SERVICE, HELPER, RESEARCHER, stage, startTenants, streamEvents, SUB_AGENT, type Tenants } from '../testing/multi-tenant.spec-helper.js';
 
 /**
  * Issue 12 defects 3, 5, 6 over HTTP in the two-provider, two-tenant fixture (multi-tenant.spec-helper.ts):

@@ -1,6 +1,6 @@
 import { blobStreamName, missionStreamName } from '@mission/ps-domain';
-import { eventually, requestId, type Reply } from '../lifecycle/ps-http.spec-helper.js';
-import { ASSISTANT, startTenants, streamEvents, type Tenants } from './multi-tenant.spec-helper.js';
+import { eventually, requestId, type Reply } from '../testing/ps-http.spec-helper.js';
+import { ASSISTANT, startTenants, streamEvents, type Tenants } from '../testing/multi-tenant.spec-helper.js';
 import type { TerminationStep } from './termination-gates.js';
 
 /**

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import { InvalidManagementRequestError } from '../errors/problem-errors.js';
 import type { AuditDigestKey } from '../abuse/audit-digest-key.js';
 
 /** DESIGN 3.3: delegation-tree page size — default 50, maximum 200 (also in the README of this folder). */

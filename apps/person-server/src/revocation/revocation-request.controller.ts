@@ -2,10 +2,10 @@ import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common'
 import type { Request, Response } from 'express';
 import { requestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
-import { toProblem } from '../missions/mission-problems.js';
+import { toProblem } from '../errors/mission-problems.js';
 import { RevocationRequests } from './revocation-requests.service.js';
-import { AuthenticatedRevoker, RevokerGuard } from './revoker.guard.js';
-import type { Revoker } from './revoker.js';
+import { AuthenticatedRevoker, RevokerGuard } from '../auth/revoker.guard.js';
+import type { Revoker } from '../auth/revoker.js';
 
 /** The PS's revocation endpoint path, advertised as `revocation_endpoint` in its metadata (DESIGN 3.1). */
 export const REVOCATION_PATH = 'revoke';

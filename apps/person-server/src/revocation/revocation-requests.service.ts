@@ -4,13 +4,13 @@ import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { tokenKey, type TokenIdentity, type TokenRevoker, type TrackedToken } from '@mission/ps-domain';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey } from '../auth/authenticated-caller.js';
-import { CLOCK, type Clock } from '../http/clock.js';
-import { InvalidManagementRequestError } from '../http/problem-errors.js';
+import { callerKey } from '../identity/authenticated-caller.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { InvalidManagementRequestError } from '../errors/problem-errors.js';
 import type { RequestFacts } from '../http/request-facts.js';
 import { missionOfAuthTokenJti } from '../tokens/auth-tokens.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
-import { revokerKey, type Revoker } from './revoker.js';
+import { TokenLedger } from '../store/token-ledger.js';
+import { revokerKey, type Revoker } from '../auth/revoker.js';
 
 /** `{iss, jti}`: strings of bounded length; unknown members are ignored. */
 export function parseRevocationRequest(body: unknown): TokenIdentity {

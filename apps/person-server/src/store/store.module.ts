@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from './token-ledger.js';
 import { MissionLog } from './mission-log.js';
 
 /** The cached, group-committed write side of the per-mission streams (`psmission-…`, `pstokens-…`), one per replica. */

@@ -15,19 +15,19 @@ import {
 } from '@mission/ps-domain';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { AgentProviderKeys } from '../auth/agent-provider-keys.js';
-import { callerKey, type AuthenticatedAgent, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import { callerKey, type AuthenticatedAgent, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { CLOCK, type Clock } from '../time/clock.js';
 import type { RequestFacts } from '../http/request-facts.js';
-import { authorizeFromApproval, expiryDue } from '../missions/mission-gate.js';
+import { authorizeFromApproval, expiryDue } from '../store/mission-gate.js';
 import { ProbeLimiter } from '../abuse/probe-limiter.js';
-import { MissionTerminatedError, TemporarilyUnavailableError } from '../http/problem-errors.js';
+import { MissionTerminatedError, TemporarilyUnavailableError } from '../errors/problem-errors.js';
 import { mintAuthToken, UpstreamTokenError, verifyUpstreamToken, type VerifiedUpstreamToken } from './auth-tokens.js';
-import { ResourceDirectory, ResourceUnavailableError } from './resource-directory.js';
+import { ResourceDirectory, ResourceUnavailableError } from '../auth/resource-directory.js';
 import { ResourceTokenError, verifyResourceToken, type VerifiedResourceToken } from './resource-token.js';
 import { MissionLog } from '../store/mission-log.js';
-import { TokenLedger } from './token-ledger.js';
-import { InvalidTokenRequestError } from './token-problems.js';
+import { TokenLedger } from '../store/token-ledger.js';
+import { InvalidTokenRequestError } from '../errors/token-problems.js';
 import {
   callerAsHolder,
   callerCallsOnwardsForUpstreamAudience,

@@ -1,6 +1,6 @@
-import type { AuthenticatedAgent } from '../auth/authenticated-caller.js';
+import type { AuthenticatedAgent } from '../identity/authenticated-caller.js';
 import type { VerifiedUpstreamToken } from './auth-tokens.js';
-import { InvalidTokenRequestError } from './token-problems.js';
+import { InvalidTokenRequestError } from '../errors/token-problems.js';
 import { callerCallsOnwardsForUpstreamAudience, type CallChainAgentSource } from './token-request.rules.js';
 
 const FILES = 'https://files.example';

@@ -1,9 +1,9 @@
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import { SignatureKeyError, verifyAgentToken, type AgentProvider } from '@mission/signature-key';
-import { sameAgent } from '../auth/agent-binding.js';
+import { sameAgent } from '../identity/agent-binding.js';
 import type { AgentProviderKeys } from '../auth/agent-provider-keys.js';
-import type { AuthenticatedAgent, AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { InvalidTokenRequestError, TokenAccessDeniedError } from './token-problems.js';
+import type { AuthenticatedAgent, AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { InvalidTokenRequestError, TokenAccessDeniedError } from '../errors/token-problems.js';
 import type { VerifiedResourceToken } from './resource-token.js';
 import type { VerifiedUpstreamToken } from './auth-tokens.js';
 

@@ -1,10 +1,10 @@
 import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { requestFacts } from '../http/request-facts.js';
-import { Caller, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
-import { toProblem } from '../missions/mission-problems.js';
+import { toProblem } from '../errors/mission-problems.js';
 import { TokenEndpoint } from './token-endpoint.service.js';
 
 /**

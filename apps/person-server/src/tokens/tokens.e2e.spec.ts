@@ -5,13 +5,13 @@ import type { EventStore } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
-import { alice, ASSISTANT, eventually, events, headersExceptDateAndRequestId, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { agentToken, freshKey, jwtSignatureKey, signedRequest, type TestKey } from '../testing/signed-request.spec-helper.js';
+import { alice, ASSISTANT, eventually, events, headersExceptDateAndRequestId, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../testing/ps-http.spec-helper.js';
 import { PROBE_FAILURES_PER_MINUTE } from '../abuse/probe-limiter.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
 import { testBaseUrl } from '../testing/run-person-server.js';
-import { authToken as authTokenAs, startWithFakeResource, tokenRequest as tokenRequestAs, type PersonServerWithResource } from './tokens.spec-helper.js';
+import { authToken as authTokenAs, startWithFakeResource, tokenRequest as tokenRequestAs, type PersonServerWithResource } from '../testing/tokens.spec-helper.js';
 
 const SUB_AGENT = 'aauth:helper@agents.example';
 /** The agent config/person-server.json declares for the demo resource in `call_chain_agents` (ADR 0012). */

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { LOGGER, SERVICE_CONFIG, type Logger } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { ResourceDirectory } from './resource-directory.js';
+import { ResourceDirectory } from '../auth/resource-directory.js';
 import { TokenController } from './token.controller.js';
 import { TokenEndpoint } from './token-endpoint.service.js';
 

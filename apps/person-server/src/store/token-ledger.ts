@@ -1,6 +1,6 @@
 import type { EventStore } from '@mission/event-store';
 import { evolveTrackedTokensMany, tokensStreamName, trackedTokenDecider, type TrackedTokenCommand, type TrackedTokenEvent, type TrackedTokensState } from '@mission/ps-domain';
-import { GroupCommitStream, type GroupCommitResult } from '../store/group-commit-stream.js';
+import { GroupCommitStream, type GroupCommitResult } from './group-commit-stream.js';
 
 export type LedgerResult = GroupCommitResult<TrackedTokenEvent, TrackedTokensState>;
 

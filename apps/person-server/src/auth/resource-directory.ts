@@ -1,7 +1,6 @@
-import { AgentProviderKeys, AgentProviderUnavailableError, type AgentProviderKeysOptions } from '../auth/agent-provider-keys.js';
+import { AgentProviderKeys, AgentProviderUnavailableError, type AgentProviderKeysOptions } from './agent-provider-keys.js';
 import type { TrustedResource } from '../config/person-server-config.js';
-import type { ResourceKeySource } from './resource-token.js';
-import type { CallChainAgentSource } from './token-request.rules.js';
+import type { ResourceKeySource } from '../tokens/resource-token.js';
 
 /** The resource metadata document read when keys or the revocation endpoint are not configured. */
 export const RESOURCE_METADATA_PATH = '/.well-known/aauth-resource.json';
@@ -16,7 +15,7 @@ export class ResourceUnavailableError extends Error {
  * revocation endpoint — configured, or read once from the resource's metadata (spec 2.6: "the
  * Resource revocation endpoint when advertised").
  */
-export class ResourceDirectory implements ResourceKeySource, CallChainAgentSource {
+export class ResourceDirectory implements ResourceKeySource {
   private readonly keys: AgentProviderKeys;
   private readonly resources: ReadonlyMap<string, TrustedResource>;
   private readonly discoveredEndpoints = new Map<string, { endpoint: string | undefined; atMs: number }>();

@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import type { JWK } from 'jose';
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
-import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../auth/signed-request.spec-helper.js';
-import { testBaseUrl } from '../testing/run-person-server.js';
+import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from './signed-request.spec-helper.js';
+import { testBaseUrl } from './run-person-server.js';
 
 /** Test-only HTTP client of a running Person Server (signed requests as DESIGN 3.2 clients send them). */
 

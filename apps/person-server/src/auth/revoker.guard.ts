@@ -2,10 +2,10 @@ import { createParamDecorator, Injectable, type CanActivate, type ExecutionConte
 import type { Request } from 'express';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { signatureKeyOf } from '../auth/authentication-rules.js';
-import { callerKey } from '../auth/authenticated-caller.js';
-import { RateLimitedError, SignatureVerificationError } from '../http/problem-errors.js';
-import { authenticatedCallerOf, SignedRequestGuard } from '../http/signed-request.guard.js';
+import { signatureKeyOf } from './authentication-rules.js';
+import { callerKey } from '../identity/authenticated-caller.js';
+import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
+import { authenticatedCallerOf, SignedRequestGuard } from './signed-request.guard.js';
 import { ResourceRequestAuthenticator } from './resource-request-authenticator.js';
 import { revokerKey, type Revoker } from './revoker.js';
 

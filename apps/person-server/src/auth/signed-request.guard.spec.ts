@@ -5,8 +5,8 @@ import type { Logger } from '@mission/platform';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { ALICE_KEY, demoAuthenticator, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../auth/signed-request.spec-helper.js';
-import { RateLimitedError, SignatureVerificationError } from './problem-errors.js';
+import { ALICE_KEY, demoAuthenticator, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../testing/signed-request.spec-helper.js';
+import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
 import { authenticatedCallerOf, SignedRequestGuard } from './signed-request.guard.js';
 
 const alice = principalKey(ALICE_KEY);

@@ -1,4 +1,4 @@
-import { ProblemError } from '../http/problem-errors.js';
+import { ProblemError } from './problem-errors.js';
 
 /** DESIGN 3.1, 3.3: only an Owning Agent (not a Management Principal, not a sub-agent) asks for Auth Tokens. */
 export class TokenAccessDeniedError extends ProblemError {

@@ -2,9 +2,9 @@ import { createParamDecorator, Injectable, type CanActivate, type ExecutionConte
 import type { Request, Response } from 'express';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import { RequestAuthenticator } from '../auth/request-authenticator.js';
-import { RateLimitedError, SignatureVerificationError } from './problem-errors.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { RequestAuthenticator } from './request-authenticator.js';
+import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
 
 const callers = new WeakMap<object, AuthenticatedCaller>();
 

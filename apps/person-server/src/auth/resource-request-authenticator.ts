@@ -1,6 +1,6 @@
 import { publicSigningJwk, signatureAlgorithmOf } from '@mission/signature-key';
-import type { Clock } from '../http/clock.js';
-import { SignatureVerificationError, TemporarilyUnavailableError } from '../http/problem-errors.js';
+import type { Clock } from '../time/clock.js';
+import { SignatureVerificationError, TemporarilyUnavailableError } from '../errors/problem-errors.js';
 import {
   contentDigestMatchesBody,
   createdWithinWindow,
@@ -11,11 +11,11 @@ import {
   signatureVerifies,
   signedMessage,
   type IncomingSignedRequest,
-} from '../auth/authentication-rules.js';
-import { signatureNotReplayed } from '../auth/signature-not-replayed.js';
-import type { SignatureReplayCache } from '../auth/signature-replay-cache.js';
-import type { StoredSignatureClaims } from '../auth/stored-signature-claims.js';
-import { ResourceUnavailableError, type ResourceDirectory } from '../tokens/resource-directory.js';
+} from './authentication-rules.js';
+import { signatureNotReplayed } from './signature-not-replayed.js';
+import type { SignatureReplayCache } from './signature-replay-cache.js';
+import type { StoredSignatureClaims } from './stored-signature-claims.js';
+import { ResourceUnavailableError, type ResourceDirectory } from './resource-directory.js';
 import type { AuthenticatedResource } from './revoker.js';
 
 /** The metadata document a resource's `jwks_uri` Signature-Key names (`dwk`), as the PS names its own `aauth-person.json`. */

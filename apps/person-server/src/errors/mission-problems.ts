@@ -18,7 +18,7 @@ import {
   MissionTerminatedError,
   ProblemError,
   TemporarilyUnavailableError,
-} from '../http/problem-errors.js';
+} from './problem-errors.js';
 
 /**
  * DESIGN 3.1 proposal endpoints: `404 not_found` for a pending id that is unknown, or that the caller

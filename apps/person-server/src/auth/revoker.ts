@@ -1,4 +1,4 @@
-import type { AuthenticatedCaller } from '../auth/authenticated-caller.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 
 /**
  * A resource, authenticated by a request signed with one of its configured keys (`Signature-Key:

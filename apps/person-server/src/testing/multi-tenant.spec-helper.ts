@@ -6,12 +6,12 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jo
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { agentToken, ALICE_KEY, BOB_KEY, freshKey, jwtSignatureKey, OPS_KEY, principalKey, PROVIDER, PROVIDER_KEY, signedRequest, type TestKey } from '../auth/signed-request.spec-helper.js';
-import { PsClient, requestId, type Reply } from '../lifecycle/ps-http.spec-helper.js';
-import { FakeResource } from '../testing/fake-resource.js';
-import { configWithResource, DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
-import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
-import { TerminationGates } from './termination-gates.js';
+import { agentToken, ALICE_KEY, BOB_KEY, freshKey, jwtSignatureKey, OPS_KEY, principalKey, PROVIDER, PROVIDER_KEY, signedRequest, type TestKey } from './signed-request.spec-helper.js';
+import { PsClient, requestId, type Reply } from './ps-http.spec-helper.js';
+import { FakeResource } from './fake-resource.js';
+import { configWithResource, DEMO_RESOURCE, resourceToken } from './resource-tokens.js';
+import { startPersonServer, testBaseUrl } from './run-person-server.js';
+import { TerminationGates } from '../missions/termination-gates.js';
 
 /**
  * The attacker's fixture of issue 12: a Person Server with **two agent providers**, **two tenants** (each

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { contentDigest, signRequest, type KeyInput, type SignatureAlgorithm } from '@mission/http-signatures';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import type { ManagementPrincipal } from '@mission/signature-key';
-import { repositoryRoot } from '../testing/run-person-server.js';
-import { AgentProviderKeys, type ConfiguredAgentProvider } from './agent-provider-keys.js';
-import type { IncomingSignedRequest } from './authentication-rules.js';
-import { RequestAuthenticator } from './request-authenticator.js';
-import { SignatureReplayCache } from './signature-replay-cache.js';
+import { repositoryRoot } from './run-person-server.js';
+import { AgentProviderKeys, type ConfiguredAgentProvider } from '../auth/agent-provider-keys.js';
+import type { IncomingSignedRequest } from '../auth/authentication-rules.js';
+import { RequestAuthenticator } from '../auth/request-authenticator.js';
+import { SignatureReplayCache } from '../auth/signature-replay-cache.js';
 
 export const BASE_URL = 'https://ps.example';
 export const PROVIDER = 'https://agents.example';

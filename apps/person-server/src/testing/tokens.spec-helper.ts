@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
-import { agentRequest } from '../auth/signed-request.spec-helper.js';
-import type { Agent, PsClient, Reply } from '../lifecycle/ps-http.spec-helper.js';
-import type { FakeResource } from '../testing/fake-resource.js';
-import { configWithResource, resourceToken } from '../testing/resource-tokens.js';
-import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
+import { agentRequest } from './signed-request.spec-helper.js';
+import type { Agent, PsClient, Reply } from './ps-http.spec-helper.js';
+import type { FakeResource } from './fake-resource.js';
+import { configWithResource, resourceToken } from './resource-tokens.js';
+import { startPersonServer, testBaseUrl } from './run-person-server.js';
 
 export interface PersonServerWithResource {
   readonly service: RunningService;

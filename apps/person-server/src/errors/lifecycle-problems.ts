@@ -1,6 +1,6 @@
 import { MissionStillActiveError } from '@mission/ps-domain';
-import { ProblemError } from '../http/problem-errors.js';
-import { toProblem } from '../missions/mission-problems.js';
+import { ProblemError } from './problem-errors.js';
+import { toProblem } from './mission-problems.js';
 
 /** Blob deletion is an administrator's operation (spec 5.4–5.5); any other caller is refused before lookup. */
 export class AdministratorRequiredError extends ProblemError {
