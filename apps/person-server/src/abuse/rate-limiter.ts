@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { RateLimitedError } from '../errors/problem-errors.js';
+import { RateLimitedProblem } from '../errors/problems.js';
 import type { Clock } from '../time/clock.js';
 
 export interface TokenBucketsOptions {
@@ -133,12 +133,12 @@ export class RateLimiter {
   /** {@link trySource}, throwing `429 rate_limited` with `Retry-After` on excess. */
   checkSource(address: string | undefined): void {
     const refused = this.trySource(address);
-    if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
+    if (refused !== undefined) throw new RateLimitedProblem(refused.retryAfterSeconds);
   }
 
   /** {@link tryCaller}, throwing `429 rate_limited` with `Retry-After` on excess. */
   checkCaller(callerKey: string): void {
     const refused = this.tryCaller(callerKey);
-    if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
+    if (refused !== undefined) throw new RateLimitedProblem(refused.retryAfterSeconds);
   }
 }

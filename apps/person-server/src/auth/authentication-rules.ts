@@ -22,7 +22,7 @@ import {
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
 import { parseDictionary, type Dictionary } from 'structured-headers';
 import type { Clock } from '../time/clock.js';
-import { SignatureVerificationError, type SignatureFailureReason } from '../errors/problem-errors.js';
+import { type SignatureFailureReason, SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
 import type { AgentTokenClaims, AuthenticatedCaller } from '../identity/authenticated-caller.js';
 
@@ -53,7 +53,7 @@ export const ALWAYS_COVERED = ['@method', '@authority', '@path', 'signature-key'
 export const COVERED_WITH_BODY = ['content-type', 'content-digest'] as const;
 
 function fail(reason: SignatureFailureReason, cause?: unknown, requiredInput?: readonly string[]): never {
-  throw new SignatureVerificationError(reason, {
+  throw new SignatureVerificationProblem(reason, {
     ...(cause !== undefined ? { cause } : {}),
     ...(requiredInput !== undefined ? { requiredInput } : {}),
   });

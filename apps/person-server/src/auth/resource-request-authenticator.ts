@@ -1,6 +1,7 @@
 import { publicSigningJwk, signatureAlgorithmOf } from '@mission/signature-key';
 import type { Clock } from '../time/clock.js';
-import { SignatureVerificationError, TemporarilyUnavailableError } from '../errors/problem-errors.js';
+import { TemporarilyUnavailableProblem } from '../errors/problems.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import {
   contentDigestMatchesBody,
   createdWithinWindow,
@@ -48,22 +49,22 @@ export class ResourceRequestAuthenticator {
     createdWithinWindow(input, clock);
     contentDigestMatchesBody(request, hasBody);
     const signatureKey = signatureKeyOf(request.headers);
-    if (signatureKey.scheme !== 'jwks_uri' || signatureKey.dwk !== RESOURCE_DWK) throw new SignatureVerificationError('unsupported_scheme');
-    if (!resources.isTrusted(signatureKey.id)) throw new SignatureVerificationError('unknown_key');
+    if (signatureKey.scheme !== 'jwks_uri' || signatureKey.dwk !== RESOURCE_DWK) throw new SignatureVerificationProblem('unsupported_scheme');
+    if (!resources.isTrusted(signatureKey.id)) throw new SignatureVerificationProblem('unknown_key');
     let keys: Awaited<ReturnType<typeof resources.keysFor>>;
     try {
       keys = await resources.keysFor(signatureKey.id, signatureKey.kid);
     } catch (error) {
-      if (error instanceof ResourceUnavailableError) throw new TemporarilyUnavailableError('the resource keys cannot be obtained right now', 5);
+      if (error instanceof ResourceUnavailableError) throw new TemporarilyUnavailableProblem('the resource keys cannot be obtained right now', 5);
       throw error;
     }
     const jwk = keys.find((candidate) => candidate['kid'] === signatureKey.kid);
-    if (jwk === undefined) throw new SignatureVerificationError('unknown_key');
+    if (jwk === undefined) throw new SignatureVerificationProblem('unknown_key');
     let publicKey: ReturnType<typeof publicSigningJwk>;
     try {
       publicKey = publicSigningJwk(jwk, 'a resource key');
     } catch (error) {
-      throw new SignatureVerificationError('invalid_key', { cause: error });
+      throw new SignatureVerificationProblem('invalid_key', { cause: error });
     }
     const key = { key: { alg: signatureAlgorithmOf(publicKey), publicKey: { ...publicKey } } };
     const verified = await signatureVerifies(message, key, hasBody, clock);

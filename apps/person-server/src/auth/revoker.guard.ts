@@ -4,7 +4,8 @@ import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { signatureKeyOf } from './authentication-rules.js';
 import { callerKey } from '../identity/authenticated-caller.js';
-import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { authenticatedCallerOf, SignedRequestGuard } from './signed-request.guard.js';
 import { ResourceRequestAuthenticator } from './resource-request-authenticator.js';
 import { revokerKey, type Revoker } from './revoker.js';
@@ -52,19 +53,19 @@ export class RevokerGuard implements CanActivate {
     const sourceRefusal = this.limiter.trySource(source);
     if (sourceRefusal !== undefined) {
       this.audit.record({ kind: 'rate_limited', reason: sourceRefusal.limit, ...seen });
-      throw new RateLimitedError(sourceRefusal.retryAfterSeconds);
+      throw new RateLimitedProblem(sourceRefusal.retryAfterSeconds);
     }
     let revoker: Revoker;
     try {
       revoker = await this.resources.authenticate(request);
     } catch (error) {
-      if (error instanceof SignatureVerificationError) this.audit.record({ kind: 'signature_failed', reason: error.reason, ...seen });
+      if (error instanceof SignatureVerificationProblem) this.audit.record({ kind: 'signature_failed', reason: error.reason, ...seen });
       throw error;
     }
     const callerRefusal = this.limiter.tryCaller(revokerKey(revoker, callerKey));
     if (callerRefusal !== undefined) {
       this.audit.record({ kind: 'rate_limited', reason: callerRefusal.limit, ...seen });
-      throw new RateLimitedError(callerRefusal.retryAfterSeconds);
+      throw new RateLimitedProblem(callerRefusal.retryAfterSeconds);
     }
     revokers.set(request, revoker);
     return true;

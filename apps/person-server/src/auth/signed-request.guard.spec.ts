@@ -6,7 +6,8 @@ import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { ALICE_KEY, demoAuthenticator, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../testing/signed-request.spec-helper.js';
-import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { authenticatedCallerOf, SignedRequestGuard } from './signed-request.guard.js';
 
 const alice = principalKey(ALICE_KEY);
@@ -45,7 +46,7 @@ describe('SignedRequestGuard (spec 5, 8; DESIGN 3.2): source limit → signature
     const { guard, audit, appended } = setup();
     const request = aliceRequest();
     const { context } = contextFor({ ...request, rawBody: Buffer.from('{"operation":"terminate"}') });
-    await expect(guard.canActivate(context)).rejects.toBeInstanceOf(SignatureVerificationError);
+    await expect(guard.canActivate(context)).rejects.toBeInstanceOf(SignatureVerificationProblem);
     await audit.flush();
     expect(appended.map((event) => event.data)).toEqual([
       expect.objectContaining({ kind: 'signature_failed', reason: 'content_digest_mismatch', source: '192.0.2.10', method: 'POST', path: '/mission', request_id: 'req-42' }),
@@ -56,7 +57,7 @@ describe('SignedRequestGuard (spec 5, 8; DESIGN 3.2): source limit → signature
     const { guard, audit, appended } = setup({ per_caller_per_minute: 100, per_source_per_minute: 1 });
     await guard.canActivate(contextFor(aliceRequest()).context);
     const unsigned = { method: 'POST', originalUrl: '/mission', headers: {} } as TestRequest;
-    await expect(guard.canActivate(contextFor(unsigned).context)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(guard.canActivate(contextFor(unsigned).context)).rejects.toBeInstanceOf(RateLimitedProblem);
     await audit.flush();
     expect(appended.map((event) => event.data)).toEqual([expect.objectContaining({ kind: 'rate_limited', reason: 'per_source', source: '192.0.2.10' })]);
   });
@@ -65,7 +66,7 @@ describe('SignedRequestGuard (spec 5, 8; DESIGN 3.2): source limit → signature
     const { guard, audit, appended } = setup({ per_caller_per_minute: 1, per_source_per_minute: 100 });
     await guard.canActivate(contextFor(aliceRequest()).context);
     const again = signedRequest({ key: alice, signatureKey: hwkSignatureKey(alice), body: '{"operation":"status","n":2}' });
-    await expect(guard.canActivate(contextFor(again, '198.51.100.7').context)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(guard.canActivate(contextFor(again, '198.51.100.7').context)).rejects.toBeInstanceOf(RateLimitedProblem);
     await audit.flush();
     expect(appended.map((event) => event.data)).toEqual([
       expect.objectContaining({ kind: 'rate_limited', reason: 'per_caller', caller_key: 'principal:alice', caller_role: 'person' }),

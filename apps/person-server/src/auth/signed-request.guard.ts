@@ -4,7 +4,8 @@ import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { RequestAuthenticator } from './request-authenticator.js';
-import { RateLimitedError, SignatureVerificationError } from '../errors/problem-errors.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 
 const callers = new WeakMap<object, AuthenticatedCaller>();
 
@@ -50,19 +51,19 @@ export class SignedRequestGuard implements CanActivate {
     const sourceRefusal = this.limiter.trySource(source);
     if (sourceRefusal !== undefined) {
       this.audit.record({ kind: 'rate_limited', reason: sourceRefusal.limit, ...seen });
-      throw new RateLimitedError(sourceRefusal.retryAfterSeconds);
+      throw new RateLimitedProblem(sourceRefusal.retryAfterSeconds);
     }
     let caller: AuthenticatedCaller;
     try {
       caller = await this.authenticator.authenticate(request);
     } catch (error) {
-      if (error instanceof SignatureVerificationError) this.audit.record({ kind: 'signature_failed', reason: error.reason, ...seen });
+      if (error instanceof SignatureVerificationProblem) this.audit.record({ kind: 'signature_failed', reason: error.reason, ...seen });
       throw error;
     }
     const callerRefusal = this.limiter.tryCaller(callerKey(caller));
     if (callerRefusal !== undefined) {
       this.audit.record({ kind: 'rate_limited', reason: callerRefusal.limit, caller, ...seen });
-      throw new RateLimitedError(callerRefusal.retryAfterSeconds);
+      throw new RateLimitedProblem(callerRefusal.retryAfterSeconds);
     }
     callers.set(request, caller);
     return true;

@@ -2,10 +2,10 @@ import { Inject, Injectable, Module, Optional, type OnApplicationShutdown, type 
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
+import { StoreModule } from '../store/store.module.js';
 import { CLOCK, type Clock } from '../time/clock.js';
+import { ClockModule } from '../time/clock.module.js';
 import { blobDeletionManager } from './blob-deletion.process-manager.js';
-import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
-import { MissionBlobDeletion } from './mission-blob-deletion.service.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
 import { TokenLedger } from '../store/token-ledger.js';
 
@@ -48,11 +48,11 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
 
 /**
  * The mission lifecycle outside requests (spec 3, 6, 8): the expiry scheduler (`ps_mission_expiry`)
- * and the body deletion that keeps `psmission-<s256>` as the tombstone (`POST /mission/blob-deletions`,
- * `ps_blob_deletion`). See README.md in this folder.
+ * and the completion of body deletions that keep `psmission-<s256>` as the tombstone (`ps_blob_deletion`;
+ * the request itself is the DeleteMissionBody use case). See README.md in this folder.
  */
 @Module({
-  controllers: [MissionBlobDeletionController],
-  providers: [LifecycleBackgroundWork, MissionBlobDeletion],
+  imports: [ClockModule, StoreModule],
+  providers: [LifecycleBackgroundWork],
 })
 export class LifecycleModule {}

@@ -11,7 +11,7 @@ import { PsClient, requestId, type Reply } from './ps-http.spec-helper.js';
 import { FakeResource } from './fake-resource.js';
 import { configWithResource, DEMO_RESOURCE, resourceToken } from './resource-tokens.js';
 import { startPersonServer, testBaseUrl } from './run-person-server.js';
-import { TerminationGates } from '../missions/termination-gates.js';
+import { TerminationGates } from '../use-cases/terminate-mission/termination-gates.js';
 
 /**
  * The attacker's fixture of issue 12: a Person Server with **two agent providers**, **two tenants** (each

@@ -1,0 +1,10 @@
+/**
+ * `POST /mission/blob-deletions` (spec 3 rule 5): `{mission_s256, request_id, purpose}`. The members carry no
+ * shape check of their own here: the reference is checked (and a malformed one security-logged) by the use
+ * case, `request_id` and `purpose` by the domain (`checkBlobDeletionRequest`), in that order.
+ */
+export class BlobDeletionBody {
+  readonly mission_s256?: unknown;
+  readonly request_id?: unknown;
+  readonly purpose?: unknown;
+}
