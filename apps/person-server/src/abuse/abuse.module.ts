@@ -1,8 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, type Logger, type ServiceSettings } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { ClockModule } from '../time/clock.module.js';
 import { ProbeLimiter } from './probe-limiter.js';
 import { AuditDigestKey, AUDIT_DIGEST_KEY_ENV, loadAuditDigestKey } from './audit-digest-key.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -12,10 +13,10 @@ import { SecurityAudit } from './security-audit.js';
  * Abuse control (spec 5.5, 5.9, 8): per-source and per-caller rate limits from `rate_limits`, the
  * failed-lookup limiter of every endpoint that resolves a Mission Reference (`ProbeLimiter`: one budget
  * per caller however the probing is spread), and the security audit log with its per-deployment HMAC key.
- * Needs the clock of the AuthenticationModule.
+ * Imports the clock explicitly (no global module of its own).
  */
-@Global()
 @Module({
+  imports: [ClockModule],
   providers: [
     {
       provide: RateLimiter,

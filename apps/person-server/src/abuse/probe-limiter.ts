@@ -1,6 +1,6 @@
 import { TokenBuckets } from './rate-limiter.js';
-import { RateLimitedError } from '../http/problem-errors.js';
-import type { Clock } from '../http/clock.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import type { Clock } from '../time/clock.js';
 
 /** Spec 5.9, 8: failed management lookups (malformed or unknown/unauthorized references) a caller may make per minute. */
 export const PROBE_FAILURES_PER_MINUTE = 60;
@@ -23,7 +23,7 @@ export class ProbeLimiter {
     this.failures = new TokenBuckets({ perMinute, maxKeys });
   }
 
-  /** Before any lookup: throws RateLimitedError while the caller is blocked. */
+  /** Before any lookup: throws RateLimitedProblem while the caller is blocked. */
   check(callerKey: string): void {
     const until = this.blockedUntil.get(callerKey);
     if (until === undefined) return;
@@ -32,7 +32,7 @@ export class ProbeLimiter {
       this.blockedUntil.delete(callerKey);
       return;
     }
-    throw new RateLimitedError((until - now) / 1000);
+    throw new RateLimitedProblem((until - now) / 1000);
   }
 
   /** After a failed lookup. */

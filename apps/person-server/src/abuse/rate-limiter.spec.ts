@@ -1,5 +1,5 @@
-import { RateLimitedError } from '../http/problem-errors.js';
-import { TestClock } from '../auth/signed-request.spec-helper.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import { TestClock } from '../testing/signed-request.spec-helper.js';
 import { RateLimiter, sourceKey, TokenBuckets } from './rate-limiter.js';
 
 describe('TokenBuckets (spec 8 abuse control: limits per minute, in memory)', () => {
@@ -72,9 +72,9 @@ describe('RateLimiter (spec 5.5, 8: rate_limits.per_caller_per_minute / per_sour
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(RateLimitedError);
-    expect((refusal as RateLimitedError).status).toBe(429);
-    expect((refusal as RateLimitedError).headers['Retry-After']).toBe('30');
+    expect(refusal).toBeInstanceOf(RateLimitedProblem);
+    expect((refusal as RateLimitedProblem).status).toBe(429);
+    expect((refusal as RateLimitedProblem).headers['Retry-After']).toBe('30');
     expect(() => limiter.checkSource('192.0.2.2')).not.toThrow();
     clock.advance(30);
     expect(() => limiter.checkSource('192.0.2.1')).not.toThrow();
@@ -85,7 +85,7 @@ describe('RateLimiter (spec 5.5, 8: rate_limits.per_caller_per_minute / per_sour
     expect(limiter.tryCaller('principal:ops')).toBeUndefined();
     expect(limiter.tryCaller('principal:ops')).toEqual({ limit: 'per_caller', retryAfterSeconds: 60 });
     expect(limiter.tryCaller('principal:alice')).toBeUndefined();
-    expect(() => limiter.checkCaller('principal:ops')).toThrow(RateLimitedError);
+    expect(() => limiter.checkCaller('principal:ops')).toThrow(RateLimitedProblem);
   });
 
   it('spec 5.9: addresses of one IPv6 /64 share one allowance', () => {

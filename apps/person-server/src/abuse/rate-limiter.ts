@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { RateLimitedError } from '../http/problem-errors.js';
-import type { Clock } from '../http/clock.js';
+import { RateLimitedProblem } from '../errors/problems.js';
+import type { Clock } from '../time/clock.js';
 
 export interface TokenBucketsOptions {
   /** Sustained rate and burst size: a full bucket holds one minute's allowance. */
@@ -133,12 +133,12 @@ export class RateLimiter {
   /** {@link trySource}, throwing `429 rate_limited` with `Retry-After` on excess. */
   checkSource(address: string | undefined): void {
     const refused = this.trySource(address);
-    if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
+    if (refused !== undefined) throw new RateLimitedProblem(refused.retryAfterSeconds);
   }
 
   /** {@link tryCaller}, throwing `429 rate_limited` with `Retry-After` on excess. */
   checkCaller(callerKey: string): void {
     const refused = this.tryCaller(callerKey);
-    if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
+    if (refused !== undefined) throw new RateLimitedProblem(refused.retryAfterSeconds);
   }
 }

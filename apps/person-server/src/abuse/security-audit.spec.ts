@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore, type EventStore, type RecordedEvent } from '@mission/event-store';
 import type { Logger } from '@mission/platform';
-import { TestClock } from '../auth/signed-request.spec-helper.js';
+import { TestClock } from '../testing/signed-request.spec-helper.js';
 import { AUDIT_DIGEST_KEY_ENV, AUDIT_DIGEST_KEY_FILE, AuditDigestKey, loadAuditDigestKey } from './audit-digest-key.js';
 import { SECURITY_AUDIT_STREAM, SECURITY_EVENT_RECORDED, SecurityAudit } from './security-audit.js';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { EventStore, JsonObject } from '@mission/event-store';
 import type { Logger } from '@mission/platform';
-import { callerKey, type AuthenticatedCaller } from '../auth/authenticated-caller.js';
-import type { Clock } from '../http/clock.js';
+import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import type { Clock } from '../time/clock.js';
 import type { AuditDigestKey } from './audit-digest-key.js';
 
 /** DESIGN 1: the Person Server's security audit log, separate from every mission log (spec 6). */

@@ -6,12 +6,12 @@ import { calculateJwkThumbprint } from 'jose';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
-import { agentToken, freshKey } from './signed-request.spec-helper.js';
-import { alice, ASSISTANT, events, headersExceptDateAndRequestId, newAgent, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { agentToken, freshKey } from '../testing/signed-request.spec-helper.js';
+import { alice, ASSISTANT, events, headersExceptDateAndRequestId, newAgent, PsClient, requestId, type Agent, type Reply } from '../testing/ps-http.spec-helper.js';
 import { resourceToken } from '../testing/resource-tokens.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 import { PROVIDER_B_DOMAIN, writeTwoProviderConfig, type TwoProviderFixture } from '../testing/two-providers.js';
-import { tokenRequest } from '../tokens/tokens.spec-helper.js';
+import { tokenRequest } from '../testing/tokens.spec-helper.js';
 
 /**
  * Issue 12 defect 1 (spec 5.2, 5.4; ADR 0015): an agent identifier is only meaningful with the provider that

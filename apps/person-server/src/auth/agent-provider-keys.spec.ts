@@ -13,7 +13,7 @@ import {
   signedRequest,
   without,
   type TestKey,
-} from './signed-request.spec-helper.js';
+} from '../testing/signed-request.spec-helper.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 

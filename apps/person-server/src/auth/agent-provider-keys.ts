@@ -1,5 +1,5 @@
 import { publicSigningJwk, type AgentProvider } from '@mission/signature-key';
-import { AgentIdentifierBinding } from './agent-binding.js';
+import { AgentIdentifierBinding } from '../identity/agent-binding.js';
 
 /** An agent provider as configured (`agent_providers`, DESIGN 5): inline `jwks`, a `jwks_uri`, or neither (discovery). */
 export interface ConfiguredAgentProvider {

@@ -26,7 +26,7 @@ import {
   hwkSignatureKey,
   principalKey,
   signedRequest,
-} from './signed-request.spec-helper.js';
+} from '../testing/signed-request.spec-helper.js';
 import { EventStoreUnavailableError, type EventStore, type RecordedEvent } from '@mission/event-store';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import { SignatureReplayCache, signatureIdentity } from './signature-replay-cache.js';

@@ -21,10 +21,10 @@ import {
 } from '@mission/signature-key';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
 import { parseDictionary, type Dictionary } from 'structured-headers';
-import type { Clock } from '../http/clock.js';
-import { SignatureVerificationError, type SignatureFailureReason } from '../http/problem-errors.js';
+import type { Clock } from '../time/clock.js';
+import { type SignatureFailureReason, SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
-import type { AgentTokenClaims, AuthenticatedCaller } from './authenticated-caller.js';
+import type { AgentTokenClaims, AuthenticatedCaller } from '../identity/authenticated-caller.js';
 
 /** The request as the authenticator needs it; an Express request (with Nest's `rawBody`) fits. */
 export interface IncomingSignedRequest {
@@ -53,7 +53,7 @@ export const ALWAYS_COVERED = ['@method', '@authority', '@path', 'signature-key'
 export const COVERED_WITH_BODY = ['content-type', 'content-digest'] as const;
 
 function fail(reason: SignatureFailureReason, cause?: unknown, requiredInput?: readonly string[]): never {
-  throw new SignatureVerificationError(reason, {
+  throw new SignatureVerificationProblem(reason, {
     ...(cause !== undefined ? { cause } : {}),
     ...(requiredInput !== undefined ? { requiredInput } : {}),
   });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningService } from '@mission/platform';
 import { openEsdbRig, type EsdbRig } from '@mission/event-store/testing';
-import { PsClient, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { PsClient, type Reply } from '../testing/ps-http.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
-import { ALICE_KEY, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from './signed-request.spec-helper.js';
+import { ALICE_KEY, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../testing/signed-request.spec-helper.js';
 
 const alice = principalKey(ALICE_KEY);
 const UNKNOWN_S256 = 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg';

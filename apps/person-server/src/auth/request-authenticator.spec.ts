@@ -1,8 +1,8 @@
 import { contentDigest } from '@mission/http-signatures';
 import { calculateJwkThumbprint } from 'jose';
 import { parseDictionary } from 'structured-headers';
-import { SignatureVerificationError } from '../http/problem-errors.js';
-import { callerKey } from './authenticated-caller.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
+import { callerKey } from '../identity/authenticated-caller.js';
 import {
   AGENT,
   ALICE_KEY,
@@ -20,7 +20,7 @@ import {
   principalKey,
   signedRequest,
   without,
-} from './signed-request.spec-helper.js';
+} from '../testing/signed-request.spec-helper.js';
 
 const BODY = '{"operation":"status","mission_s256":"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"}';
 const alice = principalKey(ALICE_KEY);
@@ -146,8 +146,8 @@ describe('RequestAuthenticator: refused requests (spec 5.1, 5.6, DESIGN 3.2) →
     const { authenticator } = demoAuthenticator();
     const request = await agentRequest({ body: BODY, components: ['@method', '@authority', '@path', 'signature-key', 'content-type'] });
     const refusal = await authenticator.authenticate(request).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(SignatureVerificationError);
-    const error = refusal as SignatureVerificationError;
+    expect(refusal).toBeInstanceOf(SignatureVerificationProblem);
+    const error = refusal as SignatureVerificationProblem;
     expect(error.reason).toBe('missing_required_component');
     expect(error.status).toBe(401);
     expect(error.headers['Signature-Error']).toBe(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { principalRegistry, type ManagementPrincipal, type PrincipalRegistry } from '@mission/signature-key';
-import type { Clock } from '../http/clock.js';
+import type { Clock } from '../time/clock.js';
 import type { AgentProviderKeys } from './agent-provider-keys.js';
 import {
   contentDigestMatchesBody,
@@ -15,7 +15,7 @@ import {
   type IncomingSignedRequest,
 } from './authentication-rules.js';
 import { signatureNotReplayed } from './signature-not-replayed.js';
-import type { AuthenticatedCaller } from './authenticated-caller.js';
+import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { SignatureReplayCache } from './signature-replay-cache.js';
 import type { StoredSignatureClaims } from './stored-signature-claims.js';
 

@@ -8,7 +8,7 @@ import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 import { RequestAuthenticator } from './request-authenticator.js';
-import { ALICE_KEY, agentRequest, failureOf, hwkSignatureKey, principalKey, signedRequest } from './signed-request.spec-helper.js';
+import { ALICE_KEY, agentRequest, failureOf, hwkSignatureKey, principalKey, signedRequest } from '../testing/signed-request.spec-helper.js';
 
 /** The wiring of the running Person Server: demo config → authenticator, limiter and audit (DESIGN 3.2, 5). */
 describe('request security in the running Person Server (DESIGN 3.2, 5; spec 5.9)', () => {

@@ -1,6 +1,7 @@
 import type { VerifiedSignature } from '@mission/http-signatures';
-import type { Clock } from '../http/clock.js';
-import { SignatureVerificationError, TemporarilyUnavailableError } from '../http/problem-errors.js';
+import type { Clock } from '../time/clock.js';
+import { TemporarilyUnavailableProblem } from '../errors/problems.js';
+import { SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { SIGNATURE_MAX_AGE_SECONDS, type SigningKey } from './authentication-rules.js';
 import { signatureIdentity, type SignatureReplayCache } from './signature-replay-cache.js';
 import { SignatureClaimUnavailableError, type StoredSignatureClaims } from './stored-signature-claims.js';
@@ -27,19 +28,19 @@ export async function signatureNotReplayed(
   const verdict = cache.remember(identity, validUntilMs, now.getTime());
   if (verdict === 'replayed') throwReplayed();
   // Fail closed: a full cache could no longer tell a replay from a first use.
-  if (verdict === 'full') throw new TemporarilyUnavailableError('the request cannot be checked for replay right now', 1);
+  if (verdict === 'full') throw new TemporarilyUnavailableProblem('the request cannot be checked for replay right now', 1);
   if (claims === undefined) return;
   let shared: 'first_use' | 'replayed';
   try {
     shared = await claims.claim(identity, new Date(validUntilMs), now);
   } catch (error) {
     // Fail closed as well: without the store, a replay accepted elsewhere cannot be ruled out.
-    if (error instanceof SignatureClaimUnavailableError) throw new TemporarilyUnavailableError('the request cannot be checked for replay right now', 1);
+    if (error instanceof SignatureClaimUnavailableError) throw new TemporarilyUnavailableProblem('the request cannot be checked for replay right now', 1);
     throw error;
   }
   if (shared === 'replayed') throwReplayed();
 }
 
 function throwReplayed(): never {
-  throw new SignatureVerificationError('replayed_signature');
+  throw new SignatureVerificationProblem('replayed_signature');
 }

@@ -13,7 +13,7 @@ import {
   type Infer,
   type JsonPath,
 } from '@mission/platform';
-import { AGENT_DOMAIN, agentDomainsOf, agentIdentifierDomain } from '../auth/agent-binding.js';
+import { AGENT_DOMAIN, agentDomainsOf, agentIdentifierDomain } from '../identity/agent-binding.js';
 
 const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 /** AAuth agent identifiers as registered for persons, e.g. `aauth:assistant@agents.example`. */

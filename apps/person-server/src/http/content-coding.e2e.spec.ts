@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { contentDigest } from '@mission/http-signatures';
 import type { RunningService } from '@mission/platform';
-import { ALICE_KEY, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../auth/signed-request.spec-helper.js';
-import { PsClient, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { ALICE_KEY, hwkSignatureKey, principalKey, signedRequest, type TestRequest } from '../testing/signed-request.spec-helper.js';
+import { PsClient, type Reply } from '../testing/ps-http.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 
 const alice = principalKey(ALICE_KEY);

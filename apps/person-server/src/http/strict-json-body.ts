@@ -1,15 +1,15 @@
 import type { Request } from 'express';
 import { parseStrictJson, StrictJsonError } from '@mission/strict-json';
-import { InvalidManagementRequestError } from './problem-errors.js';
+import { InvalidRequestProblem } from '../errors/problems.js';
 
 /** Spec 4 / DESIGN 3.3: the exact received bytes parsed strictly — a duplicate member name is invalid_request. */
 export function strictJsonBody(request: Request): unknown {
   const raw = (request as Request & { rawBody?: Buffer }).rawBody;
-  if (raw === undefined || raw.length === 0) throw new InvalidManagementRequestError('a JSON body is required');
+  if (raw === undefined || raw.length === 0) throw new InvalidRequestProblem('a JSON body is required');
   try {
     return parseStrictJson(raw.toString('utf8'));
   } catch (error) {
-    if (error instanceof StrictJsonError) throw new InvalidManagementRequestError('the body must be JSON without duplicate member names');
+    if (error instanceof StrictJsonError) throw new InvalidRequestProblem('the body must be JSON without duplicate member names');
     throw error;
   }
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobStreamName } from '@mission/ps-domain';
-import { requestId } from './ps-http.spec-helper.js';
-import { ASSISTANT, startTenants, type Tenants } from '../missions/multi-tenant.spec-helper.js';
+import { requestId } from '../testing/ps-http.spec-helper.js';
+import { ASSISTANT, startTenants, type Tenants } from '../testing/multi-tenant.spec-helper.js';
 import { testBaseUrl } from '../testing/run-person-server.js';
 
 /**

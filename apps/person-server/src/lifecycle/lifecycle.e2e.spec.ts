@@ -6,7 +6,7 @@ import { StreamDeletedError, type EventStore } from '@mission/event-store';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { missionDecider, missionStreamName } from '@mission/ps-domain';
 import { startPersonServer } from '../testing/run-person-server.js';
-import { alice, bob, eventually, events, newAgent, ops, PsClient, requestId, sleep } from './ps-http.spec-helper.js';
+import { alice, bob, eventually, events, newAgent, ops, PsClient, requestId, sleep } from '../testing/ps-http.spec-helper.js';
 
 let dataDir: string;
 let service: RunningService;

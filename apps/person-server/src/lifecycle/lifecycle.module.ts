@@ -2,12 +2,12 @@ import { Inject, Injectable, Module, Optional, type OnApplicationShutdown, type 
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
-import { CLOCK, type Clock } from '../http/clock.js';
+import { StoreModule } from '../store/store.module.js';
+import { CLOCK, type Clock } from '../time/clock.js';
+import { ClockModule } from '../time/clock.module.js';
 import { blobDeletionManager } from './blob-deletion.process-manager.js';
-import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
-import { MissionBlobDeletion } from './mission-blob-deletion.service.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 
 /** How often the lifecycle runners look for due work (ms): an expiry is recorded at most about this late. */
 export const DEFAULT_LIFECYCLE_POLL_MS = 250;
@@ -48,11 +48,11 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
 
 /**
  * The mission lifecycle outside requests (spec 3, 6, 8): the expiry scheduler (`ps_mission_expiry`)
- * and the body deletion that keeps `psmission-<s256>` as the tombstone (`POST /mission/blob-deletions`,
- * `ps_blob_deletion`). See README.md in this folder.
+ * and the completion of body deletions that keep `psmission-<s256>` as the tombstone (`ps_blob_deletion`;
+ * the request itself is the DeleteMissionBody use case). See README.md in this folder.
  */
 @Module({
-  controllers: [MissionBlobDeletionController],
-  providers: [LifecycleBackgroundWork, MissionBlobDeletion],
+  imports: [ClockModule, StoreModule],
+  providers: [LifecycleBackgroundWork],
 })
 export class LifecycleModule {}

@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { handleCommand, type ProcessManager } from '@mission/es-kit';
 import { MISSION_STREAM_CATEGORY, missionDecider, missionExists, missionStreamName, PS_SCHEDULER, type MissionApprovedData } from '@mission/ps-domain';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 
 /**
  * Options of every append to `psmission-<s256>` (the same as MissionManagement's MISSION_STREAM_OPTIONS):

@@ -2,9 +2,9 @@ import { decodeJwt } from 'jose';
 import type { EventStore } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { missionStreamName, tokensStreamName } from '@mission/ps-domain';
-import { alice, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { alice, eventually, events, newAgent, ops, PsClient, requestId, type Agent, type Reply } from '../testing/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
-import { authToken as authTokenAs, startWithFakeResource, type PersonServerWithResource } from '../tokens/tokens.spec-helper.js';
+import { authToken as authTokenAs, startWithFakeResource, type PersonServerWithResource } from '../testing/tokens.spec-helper.js';
 
 /**
  * Spec 2.5 `complete`, spec 4.4 rules 3 and 6 end to end: a deployment that declares no untracked access

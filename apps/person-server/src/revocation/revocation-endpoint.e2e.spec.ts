@@ -6,12 +6,12 @@ import type { EventStore } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { tokensStreamName } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
-import { signedRequest, without } from '../auth/signed-request.spec-helper.js';
-import { alice, events, headersExceptDateAndRequestId, newAgent, PsClient, requestId, type Agent, type Reply } from '../lifecycle/ps-http.spec-helper.js';
+import { signedRequest, without } from '../testing/signed-request.spec-helper.js';
+import { alice, events, headersExceptDateAndRequestId, newAgent, PsClient, requestId, type Agent, type Reply } from '../testing/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { DEMO_RESOURCE, resourceToken } from '../testing/resource-tokens.js';
 import { repositoryRoot, testBaseUrl } from '../testing/run-person-server.js';
-import { authToken, startWithFakeResource, tokenRequest, type PersonServerWithResource } from '../tokens/tokens.spec-helper.js';
+import { authToken, startWithFakeResource, tokenRequest, type PersonServerWithResource } from '../testing/tokens.spec-helper.js';
 
 /** The agent config/person-server.json declares for the demo resource in `call_chain_agents` (ADR 0012). */
 const FILES_SERVICE = 'aauth:files-service@agents.example';

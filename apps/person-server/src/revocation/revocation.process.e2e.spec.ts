@@ -7,7 +7,7 @@ import { verifyHashChain } from '@mission/es-kit';
 import { openEventStore, type RecordedEvent } from '@mission/event-store';
 import type { RunningService } from '@mission/platform';
 import { tokensStreamName } from '@mission/ps-domain';
-import { alice, eventually, newAgent, PsClient, requestId, type Agent } from '../lifecycle/ps-http.spec-helper.js';
+import { alice, eventually, newAgent, PsClient, requestId, type Agent } from '../testing/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
 import { configWithResource, resourceToken } from '../testing/resource-tokens.js';
 import { builtMain, runBuiltPersonServer, testBaseUrl } from '../testing/run-person-server.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import { TOKEN_POLICIES, tokensStreamName, type TokenIdentity } from '@mission/ps-domain';
 import type { RevocationSettings } from '../config/person-server-config.js';
-import { TokenLedger } from '../tokens/token-ledger.js';
+import { TokenLedger } from '../store/token-ledger.js';
 import type { RevocationAnswer, RevocationClient } from './revocation-client.js';
 import { ResourceRateLimiter } from './resource-rate-limiter.js';
 import { TokenRevocations } from './token-revocations.js';

@@ -12,8 +12,8 @@ import {
   type TrackedTokensState,
 } from '@mission/ps-domain';
 import type { RevocationSettings } from '../config/person-server-config.js';
-import type { Clock } from '../http/clock.js';
-import type { TokenLedger } from '../tokens/token-ledger.js';
+import type { Clock } from '../time/clock.js';
+import type { TokenLedger } from '../store/token-ledger.js';
 import type { RevocationClient } from './revocation-client.js';
 import type { ResourceRateLimiter } from './resource-rate-limiter.js';
 

@@ -1,7 +1,6 @@
 import type { Decider, DomainEvent } from '@mission/decider';
-import { prepareAppend, type AggregateState, type CommandContext } from '@mission/es-kit';
 import { WrongExpectedRevisionError, type EventData, type EventStore } from '@mission/event-store';
-import { KeyedMutex } from '../missions/keyed-mutex.js';
+import { KeyedMutex, prepareAppend, type AggregateState, type CommandContext } from '@mission/es-kit';
 
 const MAX_CONFLICT_RETRIES = 50;
 /** Commands decided and appended together at most (one append, one transaction). */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { freshKey, type TestKey } from '../auth/signed-request.spec-helper.js';
+import { freshKey, type TestKey } from './signed-request.spec-helper.js';
 import { repositoryRoot } from './run-person-server.js';
 
 /** A second agent provider beside the demo one (`https://agents.example`), vouching for `*@agents-b.example`. */

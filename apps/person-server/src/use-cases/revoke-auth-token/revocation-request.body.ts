@@ -1,0 +1,17 @@
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { InOrder } from '../../http/json-shape.js';
+
+/** A member of the token identity: a non-empty string of at most `maxLength` characters (one message for every failure). */
+function IdentityMember(name: string, maxLength: number): PropertyDecorator {
+  const message = `${name} must be a non-empty string`;
+  return InOrder(IsString({ message }), IsNotEmpty({ message }), MaxLength(maxLength, { message }));
+}
+
+/** `POST /revoke` (DESIGN 3.1, ADR 0016): `{iss, jti}` of an Auth Token; unknown members are ignored. */
+export class RevocationRequestBody {
+  @IdentityMember('iss', 2048)
+  readonly iss!: string;
+
+  @IdentityMember('jti', 256)
+  readonly jti!: string;
+}
