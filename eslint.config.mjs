@@ -31,6 +31,25 @@ const APP_LAYERS = {
     ['.'],
     ['testing'],
   ],
+  // ADR 0032: the Person Server's folders, lowest first.
+  'apps/person-server/src': [
+    ['time'],
+    ['identity'],
+    ['config'],
+    ['errors'],
+    ['http'],
+    ['abuse'],
+    ['store'],
+    ['tokens'],
+    ['auth'],
+    ['lifecycle'],
+    ['revocation'],
+    ['use-cases/shared'],
+    ['use-cases/*'],
+    ['endpoints', 'metadata'],
+    ['.'],
+    ['testing'],
+  ],
 };
 
 export default [
