@@ -1,3 +1,13 @@
-export { createPkcePair } from './pkce.js';
-export { clientAssertion, CLIENT_ASSERTION_TYPE, type ClientKey, type PrivateJwk } from './client-assertion.js';
-export { DpopKey } from './dpop.js';
+/**
+ * `@mission/mission-client`: the agent SDK for the Mission Issuer (OAuth, Child Missions), the AAuth
+ * Person Server, and resource servers that accept mission-bound tokens. Isomorphic: WebCrypto + fetch.
+ */
+export { createPkcePair } from './core/pkce.js';
+export { clientAssertion, CLIENT_ASSERTION_TYPE, type ClientKey, type PrivateJwk } from './core/client-assertion.js';
+export { DpopKey } from './core/dpop.js';
+export { MissionClientError, ProtocolError, UnreachableError } from './core/errors.js';
+export { algOf, generateSigningKey, publicMembers, signingKeyFromJwk, type SigningAlg, type SigningKey } from './core/keys.js';
+export { randomBase64url } from './core/encoding.js';
+export { CHILD_CREATION_GRANT, IssuerClient, type AuthorityEntry, type IssuerClientOptions, type MissionIntent, type RootMissionRequest } from './issuer/issuer-client.js';
+export { Mission, type ChildActor, type ChildGrant, type ChildRequest, type MissionTokens } from './issuer/mission.js';
+export { MISSION_STATUS_TYP, verifyMissionStatusJwt, type MissionStatus, type ParentStatus, type StatusFailure } from './issuer/mission-status.js';
