@@ -82,7 +82,12 @@ export class IssuerClient {
 
   /** @internal `private_key_jwt` (RFC 7523) with `aud` = the issuer identifier. */
   get clientAuth(): oauth.ClientAuth {
-    return oauth.PrivateKeyJwt({ key: this.clientKey.privateKey, ...(this.clientKey.kid !== undefined ? { kid: this.clientKey.kid } : {}) });
+    return oauth.PrivateKeyJwt({ key: this.clientKey.privateKey, ...(this.clientKey.kid !== undefined ? { kid: this.clientKey.kid } : {}) }, {
+      // oauth4webapi names Ed25519 signatures with the fully-specified `Ed25519`; the issuer advertises RFC 8037 `EdDSA`.
+      [oauth.modifyAssertion]: (header) => {
+        if (header.alg === 'Ed25519') header.alg = 'EdDSA';
+      },
+    });
   }
 
   /** @internal */
