@@ -15,3 +15,8 @@ export { PersonServerClient, type PersonServerClientOptions, type PsIdentity, ty
 export { Proposal, type ApprovedMission } from './person-server/proposal.js';
 export type { PsMissionStatus } from './person-server/ps-status.js';
 export { signRequest, signatureKeyHeader, contentDigestOf, type SignatureKeyScheme, type SignedHeaders } from './person-server/http-signature.js';
+export { MissionResourceServer, type AuthorizedRequest, type RequiredAuthority, type ResourceServerOptions } from './resource-server/resource-server.js';
+export { missionMiddleware, type NodeStyleRequest, type NodeStyleResponse } from './resource-server/middleware.js';
+export { ResourceAccessError } from './resource-server/errors.js';
+export { InMemoryProofReplayCache, type ProofReplayCache } from './resource-server/replay-cache.js';
+export type { CascadeMode, MissionStateDecision } from './resource-server/cascade-enforcement.js';

@@ -148,9 +148,15 @@ export class Mission {
   /** Calls a protected resource with the DPoP-bound access token (RFC 9449 §7). */
   fetchResource(method: string, url: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
     return mapped(() =>
-      withDpopNonceRetry(() =>
-        oauth.protectedResourceRequest(this.accessToken, method, new URL(url), new Headers(options.headers), options.body ?? null, { ...this.issuer.options, DPoP: this.dpop }),
-      ),
+      withDpopNonceRetry(async () => {
+        try {
+          return await oauth.protectedResourceRequest(this.accessToken, method, new URL(url), new Headers(options.headers), options.body ?? null, { ...this.issuer.options, DPoP: this.dpop });
+        } catch (error) {
+          // A refusal with a challenge is the resource's answer: hand it to the caller (a nonce challenge is retried above).
+          if (error instanceof oauth.WWWAuthenticateChallengeError && !oauth.isDPoPNonceError(error)) return error.response;
+          throw error;
+        }
+      }),
     );
   }
 
