@@ -4,7 +4,7 @@ import { generateSigningKey, IssuerClient, MissionResourceServer, randomBase64ur
 import { issuerClientKey } from './stack/demo-keys.js';
 import { LocalResource } from './stack/local-resource.js';
 import { Stack } from './stack/stack.js';
-import { DELEGATING_CHILD, inMinutes, INVOICES, LEAF, REDIRECT_URI, ROOT_AUTHORITY } from './story/authority.js';
+import { inMinutes, INVOICES, LEAF, REDIRECT_URI, ROOT_AUTHORITY } from './story/authority.js';
 
 /**
  * The resource-server helper against tokens of the real issuer: DPoP-bound at+jwt, authority per action,

@@ -7,6 +7,13 @@ import { PS_COMMANDS } from './ps-commands.js';
 
 const GROUPS = { ps: PS_COMMANDS, issuer: ISSUER_COMMANDS };
 
+const STRING_FLAGS = ['key', 'ps-url', 'issuer-url', 'client-id', 'reason', 'purpose', 'replacement', 'request-id', 'expires-at', 'page-size', 'iss', 'jti', 'expected-version', 'alg'];
+const OPTIONS = {
+  json: { type: 'boolean' as const },
+  help: { type: 'boolean' as const, short: 'h' },
+  ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { type: 'string' as const }])),
+};
+
 function help(): string {
   const lines = ['Usage: mission <group> <command> [arguments] [--json]', ''];
   lines.push('mission keygen [--alg ES256|EdDSA]        a new private key (JWK) and the thumbprint to register', '');
@@ -22,9 +29,9 @@ function help(): string {
 export async function run(argv: readonly string[], env: Record<string, string | undefined>, out: Output, err: Output): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
-    err.write(`mission: ${(error as Error).message}\n`);
+    err.write(`mission: ${(error as Error).message.split('\n')[0]} (see mission --help)\n`);
     return EXIT.usage;
   }
   const [group, command, ...positionals] = parsed.positionals;
