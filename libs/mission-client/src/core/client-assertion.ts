@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { SignJWT, type CryptoKey, type JWK } from 'jose';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/** A registered client's signing key, for hand-made requests (the SDK's clients use oauth4webapi's `PrivateKeyJwt`). */
 export interface ClientKey {
   readonly clientId: string;
   readonly privateKey: CryptoKey;
@@ -20,7 +20,7 @@ export async function clientAssertion(key: ClientKey, audience: string, now = ne
     .setAudience(audience)
     .setIssuedAt(iat)
     .setExpirationTime(iat + lifetimeSeconds)
-    .setJti(randomUUID())
+    .setJti(globalThis.crypto.randomUUID())
     .sign(key.privateKey);
   return { client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: jwt };
 }

@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { sha256Base64url } from './encoding.js';
 
-/** A DPoP key pair held by one client instance (RFC 9449 §4). */
+/** A DPoP key pair held by one client instance (RFC 9449 §4), for hand-made requests. */
 export class DpopKey {
   private constructor(
     private readonly privateKey: CryptoKey,
@@ -21,8 +21,8 @@ export class DpopKey {
     const htu = new URL(url);
     htu.search = '';
     htu.hash = '';
-    const claims: Record<string, unknown> = { htm: method, htu: htu.toString(), jti: randomUUID() };
-    if (options.accessToken) claims['ath'] = createHash('sha256').update(options.accessToken, 'ascii').digest('base64url');
+    const claims: Record<string, unknown> = { htm: method, htu: htu.toString(), jti: globalThis.crypto.randomUUID() };
+    if (options.accessToken) claims['ath'] = await sha256Base64url(options.accessToken);
     if (options.nonce) claims['nonce'] = options.nonce;
     return new SignJWT(claims)
       .setProtectedHeader({ typ: 'dpop+jwt', alg: this.alg, jwk: this.publicJwk })
