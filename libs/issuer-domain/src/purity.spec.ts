@@ -18,7 +18,8 @@ function sources(folder: string): string[] {
   });
 }
 
-const ALLOWED_IMPORTS = [/^\.{1,2}\//, /^node:crypto$/, /^canonicalize$/, /^@mission\/decider$/];
+// `immutable`: persistent data structures (pure values; the retired refresh-token set of a grant, issue 15).
+const ALLOWED_IMPORTS = [/^\.{1,2}\//, /^node:crypto$/, /^canonicalize$/, /^immutable$/, /^@mission\/decider$/];
 const FORBIDDEN: [RegExp, string][] = [
   [/\bDate\.now\b/, 'Date.now()'],
   [/new Date\(\s*\)/, 'new Date() without arguments'],
@@ -36,7 +37,7 @@ describe('issuer-domain purity (DESIGN 1: decisions are pure; time and randomnes
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it.each(files.map((file) => [relative(root, file), file]))('%s imports only relative modules, node:crypto, canonicalize and @mission/decider', (_, file) => {
+  it.each(files.map((file) => [relative(root, file), file]))('%s imports only relative modules, node:crypto, canonicalize, immutable and @mission/decider', (_, file) => {
     const text = readFileSync(file, 'utf8');
     const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1]!);
     for (const specifier of specifiers) expect([specifier, ALLOWED_IMPORTS.some((pattern) => pattern.test(specifier))]).toEqual([specifier, true]);
