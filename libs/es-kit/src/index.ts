@@ -13,7 +13,7 @@ export {
 export { KeyedMutex } from './keyed-mutex.js';
 export { workItemDecider, WorkClaimLostError, WorkNotClaimableError, type WorkCommand, type WorkEvent, type WorkState } from './work-item.decider.js';
 export {
-  SEAL_EVENT_TYPE, SEAL_JWS_TYP, SEAL_STREAM_CATEGORY, SealSegment, entriesDigest, isSealStream, sealGenesis, sealStreamName, sha256Text,
+  SEAL_EVENT_TYPE, SEAL_JWS_TYP, SEAL_STREAM_CATEGORY, SealSegment, entriesDigest, isSealedStream, sealGenesis, sealStreamName, sha256Text,
   type SealEntry, type SealPayload,
 } from './seals/seal-segment.js';
 export { es256SealSigner, verifySealJws, type SealSigner, type SealSignatureCheck } from './seals/seal-jws.js';

@@ -11,8 +11,14 @@ export function sealStreamName(service: string): string {
   return `${SEAL_STREAM_CATEGORY}-${service}`;
 }
 
-export function isSealStream(streamName: string): boolean {
-  return categoryOf(streamName) === SEAL_STREAM_CATEGORY;
+/**
+ * Streams no seal covers: the seals themselves (chained by `prev` instead) and EventStoreDB's checkpoint
+ * streams, which are bookkeeping capped with `$maxCount` (old checkpoints vanish by design).
+ */
+const UNSEALED_CATEGORIES: ReadonlySet<string> = new Set([SEAL_STREAM_CATEGORY, 'checkpoint']);
+
+export function isSealedStream(streamName: string): boolean {
+  return !UNSEALED_CATEGORIES.has(categoryOf(streamName));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { formatPosition, WrongExpectedRevisionError, type AllSubscription, type EventStore, type Position } from '@mission/event-store';
 import { eventHash } from '../hash-chain.js';
-import { SEAL_EVENT_TYPE, SealSegment, entriesDigest, isSealStream, sealGenesis, sealStreamName, sha256Text, type SealPayload } from './seal-segment.js';
+import { SEAL_EVENT_TYPE, SealSegment, entriesDigest, isSealedStream, sealGenesis, sealStreamName, sha256Text, type SealPayload } from './seal-segment.js';
 import type { SealSigner } from './seal-jws.js';
 import { readLastSeal, type SealHead } from './seal-head.js';
 
@@ -77,7 +77,7 @@ export class SealWriter {
     const every = this.options.everyEvents ?? 1_000;
     try {
       for await (const event of subscription) {
-        if (isSealStream(event.streamName)) continue;
+        if (!isSealedStream(event.streamName)) continue;
         // A failed seal is logged by `exclusive` and retried with the next event or tick; following goes on.
         await this.exclusive(async () => {
           if (subscription !== this.subscription) return;
