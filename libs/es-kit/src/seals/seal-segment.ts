@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { categoryOf, type JsonObject } from '@mission/event-store';
 import { canonicalJson } from '../hash-chain.js';
 
@@ -71,20 +71,25 @@ const ENTRY_OVERHEAD_BYTES = 140;
  * way (every event of the range in global order, with its `eventHash`), so both arrive at the same entries.
  */
 export class SealSegment {
-  private readonly streams = new Map<string, { from: bigint; to: bigint; digest: string }>();
+  private readonly streams = new Map<string, { from: bigint; to: bigint; hash: Hash }>();
   private count = 0;
   private bytes = 0;
+  private finished: SealEntry[] | undefined;
 
+  /**
+   * An entry's digest is `sha-256:` of `<stream>\n` followed by `<revision>\n<event hash>\n` per event in
+   * order: one running hash per stream, finished once per seal (a digest per event halved the replay rate).
+   */
   add(streamName: string, revision: bigint, hash: string): void {
     this.count += 1;
-    const entry = this.streams.get(streamName);
+    let entry = this.streams.get(streamName);
     if (!entry) {
       this.bytes += Buffer.byteLength(streamName, 'utf8') + ENTRY_OVERHEAD_BYTES;
-      this.streams.set(streamName, { from: revision, to: revision, digest: sha256Text(`${streamName}\n${revision}\n${hash}`) });
-      return;
+      entry = { from: revision, to: revision, hash: createHash('sha256').update(`${streamName}\n`, 'utf8') };
+      this.streams.set(streamName, entry);
     }
     entry.to = revision;
-    entry.digest = sha256Text(`${entry.digest}\n${revision}\n${hash}`);
+    entry.hash.update(`${revision}\n${hash}\n`, 'utf8');
   }
 
   get events(): number {
@@ -100,10 +105,11 @@ export class SealSegment {
     return this.streams.size;
   }
 
-  /** Sorted by stream name, so the digest does not depend on the order streams were first seen. */
+  /** Sorted by stream name, so the digest does not depend on the order streams were first seen. Finishes the segment: add nothing after. */
   entries(): SealEntry[] {
-    return [...this.streams.entries()]
+    this.finished ??= [...this.streams.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([stream, entry]) => ({ stream, from: entry.from.toString(), to: entry.to.toString(), digest: entry.digest }));
+      .map(([stream, entry]) => ({ stream, from: entry.from.toString(), to: entry.to.toString(), digest: `sha-256:${entry.hash.digest('base64url')}` }));
+    return this.finished;
   }
 }

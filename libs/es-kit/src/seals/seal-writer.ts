@@ -50,13 +50,16 @@ export class SealWriter {
     this.timer.unref();
   }
 
-  /** Seals what was seen so far, then stops following the store. */
+  /**
+   * Stops following the store and seals everything committed before the call, also what the subscription
+   * had not delivered yet: a clean shutdown leaves no unsealed tail.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     await this.subscription?.close();
     await this.consuming;
-    await this.exclusive(() => this.sealPending()).catch(() => undefined);
+    await this.exclusive(() => this.sealRest()).catch(() => undefined);
   }
 
   /** Seals the events seen so far now (tests, shutdown). */
@@ -89,6 +92,17 @@ export class SealWriter {
     } catch (error) {
       if (!this.stopped) this.options.logger?.error({ err: error, seal_stream: this.streamName }, 'seal writer stopped following the store');
     }
+  }
+
+  private async sealRest(): Promise<void> {
+    const every = this.options.everyEvents ?? 1_000;
+    for await (const event of this.options.store.readAll(this.lastSeen ? { after: this.lastSeen } : {})) {
+      this.lastSeen = event.position;
+      if (!isSealedStream(event.streamName)) continue;
+      this.segment.add(event.streamName, event.revision, eventHash(event));
+      if (this.segment.events >= every || this.segment.approxBytes >= MAX_SEAL_ENTRY_BYTES) await this.sealPending();
+    }
+    await this.sealPending();
   }
 
   private async sealPending(): Promise<void> {
