@@ -51,7 +51,8 @@ export async function runVerify(source: AuditSource, service: ServiceName, jwks:
 }
 
 async function refuseSealsWithoutKeys(source: AuditSource, service: ServiceName): Promise<void> {
-  for await (const _seal of source.readStream(sealStreamName(service))) {
-    throw new UsageError(`the store holds seals but no public keys were found to check them: pass --jwks FILE or --jwks URL (the service's /jwks)`);
-  }
+  const seals = source.readStream(sealStreamName(service))[Symbol.asyncIterator]();
+  const first = await seals.next();
+  await seals.return?.();
+  if (!first.done) throw new UsageError(`the store holds seals but no public keys were found to check them: pass --jwks FILE or --jwks URL (the service's /jwks)`);
 }
