@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { genesisHash, PREV_HASH } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { obtainChildMission, obtainRootMission, postAs } from '../../../apps/issuer/src/testing/mission-flows.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { repositoryRoot, startIssuer } from '../../../apps/issuer/src/testing/run-issuer.js';
 import { audit, copyDataDir, StoreSurgery } from './testing/tamper.spec-helper.js';
 

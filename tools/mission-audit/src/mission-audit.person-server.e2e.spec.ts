@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { requestId } from '../../../apps/person-server/src/lifecycle/ps-http.spec-helper.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { stage, startTenants, type Tenants } from '../../../apps/person-server/src/missions/multi-tenant.spec-helper.js';
 import { audit, copyDataDir, StoreSurgery } from './testing/tamper.spec-helper.js';
 
