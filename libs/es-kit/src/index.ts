@@ -12,3 +12,10 @@ export type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, Schedule
 export { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { workItemDecider, WorkClaimLostError, WorkNotClaimableError, type WorkCommand, type WorkEvent, type WorkState } from './work-item.decider.js';
+export {
+  SEAL_EVENT_TYPE, SEAL_JWS_TYP, SEAL_STREAM_CATEGORY, SealSegment, entriesDigest, isSealedStream, sealGenesis, sealStreamName, sha256Text,
+  type SealEntry, type SealPayload,
+} from './seals/seal-segment.js';
+export { es256SealSigner, verifySealJws, type SealSigner, type SealSignatureCheck } from './seals/seal-jws.js';
+export { readLastSeal, type SealHead } from './seals/seal-head.js';
+export { SealWriter, type SealWriterOptions } from './seals/seal-writer.js';

@@ -27,6 +27,8 @@ describe('readServiceSettings', () => {
       logLevel: 'info',
       requestBodyLimitBytes: 65536,
       shutdownTimeoutMs: 10_000,
+      sealEveryEvents: 1000,
+      sealIntervalMs: 5000,
     });
     expect(settings.eventStoreConnectionString).toBeUndefined();
     expect(settings.signingKeyFile).toBeUndefined();
@@ -44,6 +46,8 @@ describe('readServiceSettings', () => {
       LOG_LEVEL: 'debug',
       REQUEST_BODY_LIMIT_BYTES: '131072',
       SHUTDOWN_TIMEOUT_SECONDS: '25',
+      SEAL_EVERY_EVENTS: '200',
+      SEAL_INTERVAL_SECONDS: '2',
     });
     expect(settings).toMatchObject({
       port: 5000,
@@ -56,6 +60,8 @@ describe('readServiceSettings', () => {
       logLevel: 'debug',
       requestBodyLimitBytes: 131072,
       shutdownTimeoutMs: 25_000,
+      sealEveryEvents: 200,
+      sealIntervalMs: 2000,
     });
   });
 

@@ -36,6 +36,10 @@ export interface ServiceSettings {
   readonly logLevel: LogLevel;
   readonly requestBodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
+  /** Audit seals (ADR 0028): one at the latest after this many events … */
+  readonly sealEveryEvents: number;
+  /** … or this long after an unsealed event was written. */
+  readonly sealIntervalMs: number;
 }
 
 export interface ReadSettingsResult {
@@ -46,6 +50,8 @@ export interface ReadSettingsResult {
 
 export const DEFAULT_REQUEST_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
+export const DEFAULT_SEAL_EVERY_EVENTS = 1000;
+export const DEFAULT_SEAL_INTERVAL_SECONDS = 5;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export function readServiceSettings(
@@ -105,6 +111,8 @@ export function readServiceSettings(
         1,
         600,
       ),
+    sealEveryEvents: integerVariable('SEAL_EVERY_EVENTS', value('SEAL_EVERY_EVENTS'), DEFAULT_SEAL_EVERY_EVENTS, 1, 2000),
+    sealIntervalMs: 1000 * integerVariable('SEAL_INTERVAL_SECONDS', value('SEAL_INTERVAL_SECONDS'), DEFAULT_SEAL_INTERVAL_SECONDS, 1, 3600),
   };
   if (!isAbsolute(settings.dataDir)) throw new ConfigError(`DATA_DIR could not be resolved to an absolute path`);
   return { settings, warnings };

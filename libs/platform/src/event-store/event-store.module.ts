@@ -1,18 +1,40 @@
-import { Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { es256SealSigner, SealWriter } from '@mission/es-kit';
 import { openEventStore, type EventStore } from '@mission/event-store';
 import type { Logger } from 'pino';
 import type { ServiceSettings } from '../config/service-settings.js';
 import { ReadinessRegistry } from '../health/readiness.js';
+import { SigningKeys } from '../keys/signing-keys.js';
 import { EVENT_STORE, LOGGER, SERVICE_SETTINGS } from '../tokens.js';
 
-/** Registers the store's readiness check and closes the store last, after the HTTP server has drained. */
+/**
+ * Registers the store's readiness check, seals what the service writes (signed with its /jwks key, ADR
+ * 0028), and closes the store last, after the HTTP server has drained and the last events were sealed.
+ */
 @Injectable()
-export class EventStoreLifecycle implements OnModuleInit, OnApplicationShutdown {
+export class EventStoreLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly seals: SealWriter;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly readiness: ReadinessRegistry,
-  ) {}
+    @Inject(SERVICE_SETTINGS) settings: ServiceSettings,
+    signingKeys: SigningKeys,
+  ) {
+    this.seals = new SealWriter({
+      store,
+      service: settings.serviceName,
+      signer: es256SealSigner(signingKeys.privateKey, signingKeys.kid),
+      everyEvents: settings.sealEveryEvents,
+      everyMs: settings.sealIntervalMs,
+      logger: logger.child({ component: 'audit-seals' }),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.seals.start();
+  }
 
   onModuleInit(): void {
     this.readiness.register({
@@ -30,6 +52,7 @@ export class EventStoreLifecycle implements OnModuleInit, OnApplicationShutdown 
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.seals.stop();
     await this.store.close();
     this.logger.info({ event_store: this.store.kind }, 'event store closed');
   }

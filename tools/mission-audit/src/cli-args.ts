@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+import { parsePosition, type Position } from '@mission/event-store';
+
+export const SERVICES = ['issuer', 'person-server'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** Bad arguments or a store that cannot be read: exit 2. */
+export class UsageError extends Error {}
+
+export type Command =
+  | { readonly name: 'verify' }
+  | { readonly name: 'timeline'; readonly mission: string }
+  | { readonly name: 'export'; readonly since?: Position };
+
+export interface CliArgs {
+  readonly command: Command;
+  readonly service: ServiceName;
+  readonly dataDir?: string;
+  readonly connectionString?: string;
+  readonly jwks?: string;
+  readonly json: boolean;
+}
+
+export const USAGE = `usage: mission-audit <verify | timeline <mission_id | mission_s256> | export [--since POSITION]>
+         --service issuer|person-server (--data-dir DIR | --connection-string esdb://…)
+         [--jwks FILE|URL] [--json]
+  verify     hash chains, signed seals, projections and spec invariants; exit 0 clean, 1 findings, 2 cannot run
+  timeline   the ordered history of one mission (issuer: with its descendants)
+  export     every event as NDJSON with its global position, for a SIEM`;
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        service: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'connection-string': { type: 'string' },
+        jwks: { type: 'string' },
+        since: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const service = values.service;
+  if (!service || !(SERVICES as readonly string[]).includes(service)) throw new UsageError(`--service must be one of ${SERVICES.join(', ')}`);
+  if (!values['data-dir'] === !values['connection-string']) throw new UsageError('give exactly one of --data-dir DIR and --connection-string esdb://…');
+  if (values['connection-string'] !== undefined && !/^esdb(\+discover)?:\/\//.test(values['connection-string'])) throw new UsageError('--connection-string must start with esdb://');
+  const command = commandOf(positionals, values.since);
+  return {
+    command,
+    service: service as ServiceName,
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    ...(values['connection-string'] ? { connectionString: values['connection-string'] } : {}),
+    ...(values.jwks ? { jwks: values.jwks } : {}),
+    json: values.json === true,
+  };
+}
+
+function commandOf(positionals: readonly string[], since: string | undefined): Command {
+  const [name, ...rest] = positionals;
+  if (since !== undefined && name !== 'export') throw new UsageError('--since belongs to export');
+  if (name === 'verify' && rest.length === 0) return { name };
+  if (name === 'timeline' && rest.length === 1 && rest[0]!.length > 0) return { name, mission: rest[0]! };
+  if (name === 'export' && rest.length === 0) {
+    if (since === undefined) return { name };
+    try {
+      return { name, since: parsePosition(since) };
+    } catch {
+      throw new UsageError(`--since must be a position <commit>/<prepare> as export prints it, got ${JSON.stringify(since)}`);
+    }
+  }
+  throw new UsageError(name === undefined ? 'no command given' : `unknown command or wrong arguments: ${positionals.join(' ')}`);
+}

@@ -1,0 +1,16 @@
+import type { Position, RecordedEvent } from '@mission/event-store';
+
+/** What the audit reads; nothing here can write. */
+export interface AuditSource {
+  readonly description: string;
+  /** The global order, strictly after `after` when given. */
+  readAll(after?: Position): AsyncIterable<RecordedEvent>;
+  /** One stream forwards; empty when it does not exist or was tombstoned. */
+  readStream(streamName: string): AsyncIterable<RecordedEvent>;
+  /** True when the stream was hard-deleted (erasure by design, e.g. a mission body: ADR 0019). */
+  isTombstoned(streamName: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The store cannot be read at all: exit 2. */
+export class SourceUnavailableError extends Error {}

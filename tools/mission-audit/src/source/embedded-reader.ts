@@ -1,0 +1,78 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonObject, Position, RecordedEvent } from '@mission/event-store';
+import { SourceUnavailableError, type AuditSource } from './audit-source.js';
+
+const FILE_NAME = 'events.sqlite';
+const PAGE_SIZE = 5_000;
+type Row = [position: bigint, stream: string, revision: bigint, record: string];
+interface StoredRecord {
+  id: string;
+  type: string;
+  created: number;
+  metadata: JsonObject;
+  data: JsonObject;
+}
+
+/**
+ * The embedded store's file opened read-only (SQLite `SQLITE_OPEN_READONLY`): the audit can never change
+ * an event. A running service holds the file's exclusive lock (ADR 0003), so the audit then waits up to
+ * `lockTimeoutMs` and gives up with a clear message instead of interfering.
+ */
+export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): AuditSource {
+  const path = join(dataDir, FILE_NAME);
+  if (!existsSync(path)) throw new SourceUnavailableError(`no embedded event store at ${path} (is --data-dir the service's DATA_DIR?)`);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: lockTimeoutMs });
+    db.defaultSafeIntegers(true);
+    db.prepare('SELECT count(*) FROM streams').get();
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      throw new SourceUnavailableError(`${path} is locked by a running service (the embedded store allows one process, ADR 0003): stop the service or audit a copy of DATA_DIR`);
+    }
+    throw new SourceUnavailableError(`${path} is not a readable event store: ${(error as Error).message}`);
+  }
+  const page = db.prepare('SELECT position, stream, revision, record FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true);
+  const streamPage = db.prepare('SELECT position, stream, revision, record FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?').raw(true);
+  const tombstone = db.prepare('SELECT tombstone FROM streams WHERE name = ?');
+  return {
+    description: `embedded store ${path} (read-only)`,
+    async *readAll(after?: Position) {
+      let from = after?.commit ?? 0n;
+      for (;;) {
+        const rows = page.all(from, PAGE_SIZE) as Row[];
+        for (const row of rows) yield decode(row);
+        if (rows.length < PAGE_SIZE) return;
+        from = rows[rows.length - 1]![0];
+      }
+    },
+    async *readStream(streamName: string) {
+      let from = -1n;
+      for (;;) {
+        const rows = streamPage.all(streamName, from, PAGE_SIZE) as Row[];
+        for (const row of rows) yield decode(row);
+        if (rows.length < PAGE_SIZE) return;
+        from = rows[rows.length - 1]![2];
+      }
+    },
+    isTombstoned: async (streamName) => (tombstone.get(streamName) as { tombstone: bigint } | undefined)?.tombstone === 1n,
+    close: async () => void db.close(),
+  };
+}
+
+function decode([position, streamName, revision, text]: Row): RecordedEvent {
+  const record = JSON.parse(text) as StoredRecord;
+  return {
+    streamName,
+    revision,
+    position: { commit: position, prepare: position },
+    id: record.id,
+    type: record.type,
+    data: record.data,
+    metadata: record.metadata,
+    created: new Date(Number(record.created)),
+  };
+}

@@ -1,0 +1,51 @@
+import { EventStoreDbEventStore, StreamDeletedError, type EventStore } from '@mission/event-store';
+import { SourceUnavailableError, type AuditSource } from './audit-source.js';
+import { openEmbeddedReader } from './embedded-reader.js';
+
+export interface SourceOptions {
+  readonly dataDir?: string;
+  readonly connectionString?: string;
+}
+
+const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export async function openAuditSource(options: SourceOptions): Promise<AuditSource> {
+  if (options.connectionString) return fromEventStore(await connect(options.connectionString), options.connectionString);
+  if (!options.dataDir) throw new SourceUnavailableError('give --data-dir DIR or --connection-string esdb://…');
+  return openEmbeddedReader(options.dataDir);
+}
+
+async function connect(connectionString: string): Promise<EventStore> {
+  try {
+    const store = await EventStoreDbEventStore.connect({ connectionString, logger: quietLogger });
+    await store.ping();
+    return store;
+  } catch (error) {
+    throw new SourceUnavailableError(`cannot read EventStoreDB at ${connectionString}: ${(error as Error).message}`);
+  }
+}
+
+/** EventStoreDB through the store port; the audit only ever calls its read methods. */
+function fromEventStore(store: EventStore, connectionString: string): AuditSource {
+  return {
+    description: `EventStoreDB ${connectionString.replace(/\/\/[^@/]*@/, '//***@')}`,
+    readAll: (after) => store.readAll(after ? { after } : {}),
+    async *readStream(streamName) {
+      try {
+        yield* store.readStream(streamName);
+      } catch (error) {
+        if (!(error instanceof StreamDeletedError)) throw error;
+      }
+    },
+    async isTombstoned(streamName) {
+      try {
+        await store.streamRevision(streamName);
+        return false;
+      } catch (error) {
+        if (error instanceof StreamDeletedError) return true;
+        throw error;
+      }
+    },
+    close: () => store.close(),
+  };
+}
