@@ -1,8 +1,11 @@
 import { generateSigningKey, PersonServerClient, randomBase64url, type SigningKey } from '@mission/mission-client';
 import { demoKey } from './stack/demo-keys.js';
-import { agentToken, ASSISTANT, resourceToken } from './stack/parties.js';
+import { agentToken, ASSISTANT, DEMO_RESOURCE, resourceToken } from './stack/parties.js';
 import { Stack } from './stack/stack.js';
 import { eventually } from './stack/eventually.js';
+
+const FILES_SERVICE = 'aauth:files-service@agents.example';
+const claimsOf = (jwt: string): { iss: string; jti: string } => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { iss: string; jti: string };
 
 /** The SDK's Person Server calls against the real PS (a child process on a temporary data directory). */
 describe('SDK ↔ Person Server (e2e)', () => {
@@ -94,5 +97,47 @@ describe('SDK ↔ Person Server (e2e)', () => {
     const refused = await stranger.status(s256);
     expect(refused).toMatchObject({ active: false, failure: { code: 'error_response' } });
     expect(refused.failure!.message).toContain('mission_not_found');
+  });
+
+  it('pendingProposals (ADR 0034): the owning person lists the proposal with its content, paged; another person and the agent get none; a decided one leaves the list', async () => {
+    const agent = await asAgent();
+    const proposal = await agent.proposeMission({ description: 'Pending listing', tools: ['invoices.read'] });
+    const list = async (client: PersonServerClient): Promise<string[]> => {
+      const ids: string[] = [];
+      for await (const entry of client.pendingProposals({ pageSize: 1 })) ids.push(entry.pending_id);
+      return ids;
+    };
+    const alice = await asPrincipal('alice');
+    const mine = [];
+    for await (const entry of alice.pendingProposals({ pageSize: 1 })) mine.push(entry);
+    expect(mine).toContainEqual({ pending_id: proposal.pendingId, agent: ASSISTANT, submitted_at: expect.any(String), description: 'Pending listing', tools: ['invoices.read'] });
+    expect(await list(await asPrincipal('bob'))).not.toContain(proposal.pendingId);
+    expect(await list(agent)).toEqual([]);
+    await alice.decline(proposal.pendingId);
+    expect(await list(alice)).not.toContain(proposal.pendingId);
+  });
+
+  it('revokeToken at the advertised revocation_endpoint (ADR 0016): the holder (by token) and the audience (resource key, by iss/jti) revoke; a person\'s request revokes nothing; revoked tokens are refused as upstream_token', async () => {
+    const s256 = await approved();
+    const agent = await asAgent();
+    const audience = stack.personServerUrl;
+    const issue = async (): Promise<string> => (await agent.authToken({ resourceToken: await resourceToken({ agent: ASSISTANT, agentJkt: agentKey.jkt, missionS256: s256, audience }) })).auth_token;
+    const [byHolder, byAudience, kept] = [await issue(), await issue(), await issue()];
+    await agent.revokeToken({ token: byHolder });
+    const resource = await PersonServerClient.discover({ url: stack.personServerUrl, identity: { kind: 'resource', key: demoKey('ps-resource-files.example'), resource: DEMO_RESOURCE } });
+    await resource.revokeToken(claimsOf(byAudience));
+    await (await asPrincipal('alice')).revokeToken(claimsOf(kept));
+    const filesKey = await generateSigningKey('ES256');
+    const files = await asAgent(filesKey, FILES_SERVICE);
+    const onwards = async (upstreamToken: string) =>
+      files.authToken({ resourceToken: await resourceToken({ agent: FILES_SERVICE, agentJkt: filesKey.jkt, missionS256: s256, audience }), upstreamToken });
+    await expect(onwards(byHolder)).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+    await expect(onwards(byAudience)).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+    // upstream_token (DESIGN 3.3): the unrevoked token still carries the call chain onwards.
+    const onward = await onwards(kept);
+    expect(claimsOf(onward.auth_token).iss).toBe(stack.personServerUrl);
+    const nodes = [];
+    for await (const node of (await asPrincipal('alice')).delegationTree(s256)) nodes.push(node);
+    expect(nodes).toContainEqual(expect.objectContaining({ agent: FILES_SERVICE, relationship: 'call_chain', parent_agent: ASSISTANT }));
   });
 });

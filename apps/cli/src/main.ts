@@ -7,7 +7,7 @@ import { PS_COMMANDS } from './ps-commands.js';
 
 const GROUPS = { ps: PS_COMMANDS, issuer: ISSUER_COMMANDS };
 
-const STRING_FLAGS = ['key', 'ps-url', 'issuer-url', 'client-id', 'reason', 'purpose', 'replacement', 'request-id', 'expires-at', 'page-size', 'iss', 'jti', 'expected-version', 'alg'];
+const STRING_FLAGS = ['key', 'ps-url', 'issuer-url', 'client-id', 'reason', 'purpose', 'replacement', 'request-id', 'expires-at', 'page-size', 'iss', 'jti', 'expected-version', 'alg', 'agent-token', 'resource', 'auth-token'];
 const OPTIONS = {
   json: { type: 'boolean' as const },
   help: { type: 'boolean' as const, short: 'h' },

@@ -1,4 +1,5 @@
-import { PersonServerClient, randomBase64url } from '@mission/mission-client';
+import { existsSync, readFileSync } from 'node:fs';
+import { PersonServerClient, randomBase64url, type PsIdentity } from '@mission/mission-client';
 import { EXIT } from './exit-codes.js';
 import { keyFile, positional, print, required, flag, UsageError, type CliContext } from './cli-context.js';
 
@@ -6,12 +7,35 @@ async function principal(context: CliContext): Promise<PersonServerClient> {
   return PersonServerClient.discover({ url: required(context, 'ps-url', 'MISSION_PS_URL'), identity: { kind: 'principal', key: keyFile(context) } });
 }
 
+/**
+ * ADR 0016: only an Auth Token's holder (the agent, `--agent-token` + its key) or audience (the resource,
+ * `--resource` + its configured key with `kid`) may revoke it; a person's or administrator's request would
+ * be answered 200 and revoke nothing, so the CLI does not offer it.
+ */
+function revoker(context: CliContext): PsIdentity {
+  const agentToken = flag(context, 'agent-token');
+  const resource = flag(context, 'resource');
+  if ((agentToken === undefined) === (resource === undefined)) throw new UsageError('revoke-token signs as the token\'s holder (--agent-token <jwt|file>) or its audience (--resource <id>): give exactly one');
+  const key = keyFile(context);
+  return agentToken !== undefined ? { kind: 'agent', key, agentToken: jwtOrFile(agentToken) } : { kind: 'resource', key, resource: resource! };
+}
+
+/** A compact JWT given inline or as the path of a file holding one. */
+function jwtOrFile(value: string): string {
+  return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value) || !existsSync(value) ? value : readFileSync(value, 'utf8').trim();
+}
+
 /** `mission ps <command>`: a person or administrator at the Person Server, signing with an `hwk` key. */
 export const PS_COMMANDS: Record<string, { usage: string; run(context: CliContext): Promise<number> }> = {
   pending: {
-    usage: 'pending                         how a person finds pending proposals',
-    async run() {
-      throw new UsageError('the Person Server has no listing of pending proposals; the agent hands the person its pending id (the last segment of its pending URL): `mission ps approve <pending-id>`');
+    usage: 'pending [--page-size <n>]        the proposals waiting for your decision (a person: its agents\'; an administrator: its tenant\'s)',
+    async run(context) {
+      const pageSize = flag(context, 'page-size');
+      const proposals = [];
+      for await (const proposal of (await principal(context)).pendingProposals(pageSize !== undefined ? { pageSize: Number(pageSize) } : {})) proposals.push(proposal);
+      print(context, { proposals }, proposals.length === 0 ? 'no pending proposals' : proposals.map((proposal) =>
+        `${proposal.pending_id}  ${proposal.agent}  ${proposal.submitted_at}\n    ${proposal.description}${proposal.tools ? `\n    tools: ${proposal.tools.join(', ')}` : ''}${proposal.expires_at ? `\n    expires_at: ${proposal.expires_at}` : ''}`).join('\n'));
+      return EXIT.ok;
     },
   },
   approve: {
@@ -69,10 +93,14 @@ export const PS_COMMANDS: Record<string, { usage: string; run(context: CliContex
     },
   },
   'revoke-token': {
-    usage: 'revoke-token --iss <iss> --jti <jti>     (when the PS advertises a revocation_endpoint)',
+    usage: 'revoke-token (--iss <iss> --jti <jti> | --auth-token <jwt|file>) (--agent-token <jwt|file> | --resource <id>)   as the holder or the audience',
     async run(context) {
-      await (await principal(context)).revokeToken({ iss: required(context, 'iss'), jti: required(context, 'jti') });
-      print(context, { revoked: true }, 'revoked');
+      const token = flag(context, 'auth-token');
+      const identity = revoker(context);
+      const client = await PersonServerClient.discover({ url: required(context, 'ps-url', 'MISSION_PS_URL'), identity });
+      await client.revokeToken(token !== undefined ? { token: jwtOrFile(token) } : { iss: required(context, 'iss'), jti: required(context, 'jti') });
+      // ADR 0016: the PS answers every well-formed request alike; only the holder's or the audience's request revokes.
+      print(context, { sent: true, as: identity.kind }, `revocation sent as the token's ${identity.kind === 'agent' ? 'holder' : 'audience'} (the PS answers every request alike)`);
       return EXIT.ok;
     },
   },

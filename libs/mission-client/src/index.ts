@@ -11,7 +11,7 @@ export { randomBase64url } from './core/encoding.js';
 export { CHILD_CREATION_GRANT, IssuerClient, type AuthorityEntry, type IssuerClientOptions, type MissionIntent, type RootMissionRequest } from './issuer/issuer-client.js';
 export { Mission, type ChildActor, type ChildGrant, type ChildRequest, type MissionTokens } from './issuer/mission.js';
 export { MISSION_STATUS_TYP, verifyMissionStatusJwt, type MissionStatus, type ParentStatus, type StatusFailure } from './issuer/mission-status.js';
-export { PersonServerClient, type PersonServerClientOptions, type PsIdentity, type TerminateRequest } from './person-server/person-server-client.js';
+export { PersonServerClient, RESOURCE_METADATA_DOCUMENT, type PendingProposal, type PersonServerClientOptions, type PsIdentity, type TerminateRequest } from './person-server/person-server-client.js';
 export { Proposal, type ApprovedMission } from './person-server/proposal.js';
 export type { PsMissionStatus } from './person-server/ps-status.js';
 export { signRequest, signatureKeyHeader, contentDigestOf, type SignatureKeyScheme, type SignedHeaders } from './person-server/http-signature.js';

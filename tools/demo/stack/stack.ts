@@ -22,6 +22,8 @@ export interface StackOptions {
   readonly issuerChildMissions?: Record<string, unknown>;
   readonly issuerConfig?: Record<string, unknown>;
   readonly personServerConfig?: Record<string, unknown>;
+  /** Extra environment of the issuer process (e.g. `DPOP_NONCE_SECRET`). */
+  readonly issuerEnv?: Record<string, string>;
   /** Port of the local demo resource's revocation endpoint (default: a free one). */
   readonly resourcePort?: number;
 }
@@ -52,7 +54,7 @@ export class Stack {
     const [issuerPort, psPort] = [await freePort(), await freePort()];
     const issuerUrl = `http://127.0.0.1:${issuerPort}`;
     const personServerUrl = `http://127.0.0.1:${psPort}`;
-    const issuerEnv = { PORT: String(issuerPort), BASE_URL: issuerUrl, DATA_DIR: join(dataDir, 'issuer'), CONFIG_FILE: issuerConfigFile };
+    const issuerEnv = { PORT: String(issuerPort), BASE_URL: issuerUrl, DATA_DIR: join(dataDir, 'issuer'), CONFIG_FILE: issuerConfigFile, ...options.issuerEnv };
     const [issuer, personServer] = await Promise.all([
       ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/main.js'), cwd: repositoryRoot, env: issuerEnv }),
       ServiceProcess.start({

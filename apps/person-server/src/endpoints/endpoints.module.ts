@@ -9,6 +9,9 @@ import { ClockModule } from '../time/clock.module.js';
 import { DecideProposalHandler } from '../use-cases/decide-proposal/decide-proposal.handler.js';
 import { DeleteMissionBodyHandler } from '../use-cases/delete-mission-body/delete-mission-body.handler.js';
 import { IssueAuthTokenHandler } from '../use-cases/issue-auth-token/issue-auth-token.handler.js';
+import { ListPendingProposalsHandler } from '../use-cases/list-pending-proposals/list-pending-proposals.handler.js';
+import { PendingProposalsReadModel } from '../use-cases/list-pending-proposals/pending-proposals.read-model.js';
+import { PendingVisibility } from '../use-cases/list-pending-proposals/pending-visibility.js';
 import { PollProposalHandler } from '../use-cases/poll-proposal/poll-proposal.handler.js';
 import { ProposeMissionHandler } from '../use-cases/propose-mission/propose-mission.handler.js';
 import { ReadDelegationTreeHandler } from '../use-cases/read-delegation-tree/read-delegation-tree.handler.js';
@@ -25,6 +28,7 @@ import { TerminateMissionHandler } from '../use-cases/terminate-mission/terminat
 import { TerminationGates } from '../use-cases/terminate-mission/termination-gates.js';
 import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
 import { MissionController } from './mission.controller.js';
+import { ProposalsController } from './proposals.controller.js';
 import { RevocationController } from './revocation.controller.js';
 import { TokenController } from './token.controller.js';
 
@@ -35,7 +39,7 @@ import { TokenController } from './token.controller.js';
  */
 @Module({
   imports: [CqrsModule, ClockModule, AbuseModule, AuthenticationModule, StoreModule, RevocationModule],
-  controllers: [MissionController, MissionBlobDeletionController, TokenController, RevocationController],
+  controllers: [MissionController, MissionBlobDeletionController, ProposalsController, TokenController, RevocationController],
   providers: [
     // Use cases (one handler each).
     ProposeMissionHandler,
@@ -47,6 +51,7 @@ import { TokenController } from './token.controller.js';
     DeleteMissionBodyHandler,
     IssueAuthTokenHandler,
     RevokeAuthTokenHandler,
+    ListPendingProposalsHandler,
     // What several use cases share, and the parts of one.
     MissionAuthorization,
     ReferenceLookups,
@@ -55,6 +60,8 @@ import { TokenController } from './token.controller.js';
     ReplacementLookup,
     ManagementRefusals,
     TerminationGates,
+    PendingProposalsReadModel,
+    PendingVisibility,
     { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) },
   ],
 })

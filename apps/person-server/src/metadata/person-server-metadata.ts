@@ -22,6 +22,8 @@ export function personServerMetadata(options: PersonServerMetadataOptions): Reco
     token_endpoint: `${base}/token`,
     auth_token_endpoint: `${base}/token`,
     revocation_endpoint: `${base}/revoke`,
+    // ADR 0034: a person's (or its tenant administrator's) proposals waiting for a decision.
+    pending_proposals_endpoint: `${base}/proposals/pending`,
     mission_management_operations_supported: [...options.operations],
   };
 }

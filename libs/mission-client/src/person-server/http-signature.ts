@@ -3,13 +3,24 @@ import { randomBase64url, utf8 } from '../core/encoding.js';
 import type { SigningKey } from '../core/keys.js';
 
 /** The `Signature-Key` header (draft-hardt-httpbis-signature-key) naming how the verifier gets our key. */
-export type SignatureKeyScheme = { readonly scheme: 'jwt'; readonly jwt: string } | { readonly scheme: 'hwk' };
+export type SignatureKeyScheme =
+  | { readonly scheme: 'jwt'; readonly jwt: string }
+  | { readonly scheme: 'hwk' }
+  /** A resource's configured key (ADR 0016): `id` = the resource identifier, `kid` = the key's id in its JWKS. */
+  | { readonly scheme: 'jwks_uri'; readonly id: string; readonly kid: string; readonly dwk: string };
 
-/** `sig=jwt;jwt="…"` for an agent, `sig=hwk;kty=…;crv=…;x=…[;y=…]` for a Management Principal (DESIGN 3.2). */
+/**
+ * `sig=jwt;jwt="…"` for an agent, `sig=hwk;kty=…;crv=…;x=…[;y=…]` for a Management Principal (DESIGN 3.2),
+ * `sig=jwks_uri;id="…";dwk="…";kid="…"` for a resource at the revocation endpoint (ADR 0016).
+ */
 export function signatureKeyHeader(key: SigningKey, scheme: SignatureKeyScheme): string {
   const parameters: Parameters = new Map();
   if (scheme.scheme === 'jwt') {
     parameters.set('jwt', scheme.jwt);
+  } else if (scheme.scheme === 'jwks_uri') {
+    parameters.set('id', scheme.id);
+    parameters.set('dwk', scheme.dwk);
+    parameters.set('kid', scheme.kid);
   } else {
     for (const name of ['kty', 'crv', 'x', 'y'] as const) {
       const value = key.publicJwk[name];

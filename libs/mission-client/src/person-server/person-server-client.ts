@@ -7,10 +7,29 @@ import { signRequest, type SignatureKeyScheme } from './http-signature.js';
 import { psStatusOf, unknownStatus, type PsMissionStatus } from './ps-status.js';
 import { Proposal } from './proposal.js';
 
-/** Who signs: an agent (its own key + an Agent Token naming it in `cnf`) or a Management Principal (`hwk`). */
+/**
+ * Who signs: an agent (its own key + an Agent Token naming it in `cnf`), a Management Principal (`hwk`), or a
+ * resource (one of its configured keys, `jwks_uri`) — the last only at the revocation endpoint (ADR 0016).
+ */
 export type PsIdentity =
   | { readonly kind: 'agent'; readonly key: JWK | SigningKey; readonly agentToken: string | (() => Promise<string>) }
-  | { readonly kind: 'principal'; readonly key: JWK | SigningKey };
+  | { readonly kind: 'principal'; readonly key: JWK | SigningKey }
+  /** `resource`: the resource identifier the PS has configured; the key's `kid` must be in its JWKS. */
+  | { readonly kind: 'resource'; readonly key: JWK | SigningKey; readonly resource: string };
+
+/** The `dwk` a resource's `Signature-Key` names (the resource's metadata document). */
+export const RESOURCE_METADATA_DOCUMENT = 'aauth-resource.json';
+
+/** One proposal waiting for a person's decision (ADR 0034). */
+export interface PendingProposal {
+  readonly pending_id: string;
+  readonly agent: string;
+  readonly submitted_at: string;
+  readonly description: string;
+  readonly tools?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly expires_at?: string;
+}
 
 export interface PersonServerClientOptions {
   /** The PS identifier; its metadata must name it exactly (spec 5 rule 8). */
@@ -72,11 +91,23 @@ export class PersonServerClient {
   /** A signed `fetch`: RFC 9421 signature, `Signature-Key`, and `Content-Digest` over the exact JSON bytes. */
   async signedFetch(method: string, url: string, body?: unknown): Promise<Response> {
     const bytes = body === undefined ? undefined : utf8(JSON.stringify(body));
-    const scheme: SignatureKeyScheme = this.identity.kind === 'agent'
-      ? { scheme: 'jwt', jwt: typeof this.identity.agentToken === 'string' ? this.identity.agentToken : await this.identity.agentToken() }
-      : { scheme: 'hwk' };
-    const headers = await signRequest({ method, url, ...(bytes !== undefined ? { body: bytes } : {}) }, this.key, scheme, this.now());
+    const headers = await signRequest({ method, url, ...(bytes !== undefined ? { body: bytes } : {}) }, this.key, await this.signatureKeyScheme(), this.now());
     return this.transport.fetch(url, { method, headers: { ...headers, accept: 'application/json' }, ...(bytes !== undefined ? { body: bytes as Uint8Array<ArrayBuffer> } : {}) });
+  }
+
+  private async signatureKeyScheme(): Promise<SignatureKeyScheme> {
+    const identity = this.identity;
+    switch (identity.kind) {
+      case 'agent':
+        return { scheme: 'jwt', jwt: typeof identity.agentToken === 'string' ? identity.agentToken : await identity.agentToken() };
+      case 'principal':
+        return { scheme: 'hwk' };
+      case 'resource': {
+        const kid = this.key.kid;
+        if (kid === undefined) throw new MissionClientError('bad_key', 'a resource key needs the kid of its JWKS entry');
+        return { scheme: 'jwks_uri', id: identity.resource, kid, dwk: RESOURCE_METADATA_DOCUMENT };
+      }
+    }
   }
 
   /** A signed JSON call; a non-2xx answer becomes a {@link ProtocolError}. */
@@ -186,12 +217,49 @@ export class PersonServerClient {
     return answer.json as { auth_token: string; expires_in: number };
   }
 
-  /** The PS `revocation_endpoint`, when the PS advertises one (DESIGN 3.1). */
+  /**
+   * Revokes an Auth Token at the PS `revocation_endpoint` (DESIGN 3.1, ADR 0016) by `{iss, jti}` (or the token,
+   * whose `iss` and `jti` are read locally; the token itself is never sent). Only the token's holder (an
+   * `agent` identity) or its audience (a `resource` identity) is authorized; the PS answers every well-formed
+   * request the same `200`, so a call by anyone else succeeds and revokes nothing.
+   */
   async revokeToken(token: { iss: string; jti: string } | { token: string }): Promise<void> {
     const endpoint = this.metadata['revocation_endpoint'];
     if (typeof endpoint !== 'string') throw new MissionClientError('unsupported', 'this Person Server advertises no revocation_endpoint');
-    await this.call('POST', endpoint, token);
+    if (new URL(endpoint).origin !== new URL(this.missionEndpoint).origin) throw new MissionClientError('invalid_response', 'revocation_endpoint is on another origin');
+    await this.call('POST', endpoint, 'token' in token ? tokenIdentity(token.token) : { iss: token.iss, jti: token.jti });
   }
+
+  /**
+   * The pending proposals the caller may decide on or oversee (ADR 0034): a person's own agents', an
+   * administrator's tenant's; every page followed. Anyone else gets none (never an error).
+   */
+  async *pendingProposals(options: { pageSize?: number } = {}): AsyncGenerator<PendingProposal> {
+    const endpoint = this.metadata['pending_proposals_endpoint'];
+    if (typeof endpoint !== 'string') throw new MissionClientError('unsupported', 'this Person Server advertises no pending_proposals_endpoint');
+    if (new URL(endpoint).origin !== new URL(this.missionEndpoint).origin) throw new MissionClientError('invalid_response', 'pending_proposals_endpoint is on another origin');
+    let cursor: string | undefined;
+    do {
+      const page = (await this.call('POST', endpoint, { ...(options.pageSize !== undefined ? { max_results: options.pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) }))
+        .json as { proposals?: PendingProposal[]; next_cursor?: string; complete?: boolean };
+      if (!Array.isArray(page.proposals)) throw new MissionClientError('invalid_response', 'the listing carries no proposals');
+      yield* page.proposals;
+      cursor = page.complete === false && typeof page.next_cursor === 'string' ? page.next_cursor : undefined;
+    } while (cursor !== undefined);
+  }
+}
+
+/** `{iss, jti}` of a compact JWS, read without verification (the PS looks the pair up; nothing is trusted from it here). */
+function tokenIdentity(token: string): { iss: string; jti: string } {
+  const payload = token.split('.')[1];
+  let claims: { iss?: unknown; jti?: unknown } = {};
+  try {
+    claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob((payload ?? '').replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))) as typeof claims;
+  } catch {
+    // reported below
+  }
+  if (typeof claims.iss !== 'string' || typeof claims.jti !== 'string') throw new MissionClientError('invalid_request', 'the token is not a JWT with iss and jti');
+  return { iss: claims.iss, jti: claims.jti };
 }
 
 /** `Retry-After` in milliseconds (delta-seconds; default 1 s, at most 60 s). */
