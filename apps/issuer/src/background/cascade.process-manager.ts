@@ -105,7 +105,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       if (signal?.aborted === true) throw signal.reason ?? new Error('aborted');
       const now = clock();
       const commandFor = (missionId: string, at: Date): CascadeMission => ({
-        type: 'cascade', actor: CASCADE_ACTOR, missionId, parentMissionId: parent.id, parentState: parent.state, parentTerminalAt: parent.terminalAt, now: at,
+        type: 'CascadeMission', actor: CASCADE_ACTOR, missionId, parentMissionId: parent.id, parentState: parent.state, parentTerminalAt: parent.terminalAt, now: at,
       });
       const context: CommandContext = { ...ids, actor: CASCADE_ACTOR, now };
       const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];

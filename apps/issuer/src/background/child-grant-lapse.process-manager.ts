@@ -56,7 +56,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
       });
 
       let now = clock();
-      const grant = await handleCommand(store, grantStreamName(grantId), grantDecider, { type: 'lapseChildGrant', actor: GRANT_LAPSE_ACTOR, now }, contextAt(now));
+      const grant = await handleCommand(store, grantStreamName(grantId), grantDecider, { type: 'LapseChildGrant', actor: GRANT_LAPSE_ACTOR, now }, contextAt(now));
       if (grant.state.status !== 'none' && grant.state.kind !== 'child_creation') {
         options.logger?.warn({ child_mission_id: childId, grant_id: grantId }, 'child grant lapse: the grant is not a child creation grant, child left alone');
         return;
@@ -72,7 +72,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
           store,
           missionStreamName(childId),
           missionDecider,
-          { type: 'revoke', actor: GRANT_LAPSE_ACTOR, reason: GRANT_LAPSE_REASON, now },
+          { type: 'ChangeMissionLifecycle', operation: 'revoke', actor: GRANT_LAPSE_ACTOR, reason: GRANT_LAPSE_REASON, now },
           contextAt(now),
           { hashChain: true, maxAttempts: 10 },
         );
@@ -86,7 +86,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
           store,
           missionStreamName(parentId),
           missionDecider,
-          { type: 'childReachedTerminal', childMissionId: childId, state: 'revoked', now },
+          { type: 'DetachChild', childMissionId: childId, state: 'revoked', now },
           contextAt(now),
           { hashChain: true, maxAttempts: 10 },
         );

@@ -46,7 +46,7 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, linea
 
 /** `expire`, or `cascade` when the mission's parent is reported terminal now (its lineage ended first, or at all). */
 async function expiryCommand(lineage: MissionLineage, missionId: string, now: Date): Promise<ExpireMission | CascadeMission> {
-  const expire: ExpireMission = { type: 'expire', actor: SYSTEM, now };
+  const expire: ExpireMission = { type: 'ExpireMission', actor: SYSTEM, now };
   const mission = await lineage.mission(missionId);
   if (!missionExists(mission) || mission.parent === undefined || isTerminalMissionState(mission.lifecycle)) return expire;
   const [parent, ...above] = await lineage.ancestors(mission);
@@ -54,7 +54,7 @@ async function expiryCommand(lineage: MissionLineage, missionId: string, now: Da
   const report = reportedLineage(parent, above, now);
   if (!isTerminalMissionState(report.state) || report.since === undefined) return expire;
   return {
-    type: 'cascade', actor: SYSTEM, missionId, parentMissionId: parent.missionId,
+    type: 'CascadeMission', actor: SYSTEM, missionId, parentMissionId: parent.missionId,
     parentState: report.state as TerminalMissionState, parentTerminalAt: new Date(report.since), now,
   };
 }

@@ -48,7 +48,7 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, ledge
         store,
         missionStreamName(s256),
         missionDecider,
-        { type: 'applyExpiry', now, trackedTokens },
+        { type: 'ApplyMissionExpiry', now, trackedTokens },
         { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now },
         MISSION_STREAM_OPTIONS,
       );
