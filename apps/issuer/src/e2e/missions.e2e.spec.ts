@@ -40,7 +40,7 @@ async function approvedMission(clientId = 'demo-agent', lifetimeMs = 3_600_000):
   await handleCommand(
     store, missionStreamName(missionId), missionDecider,
     {
-      type: 'create', missionId, issuer: testBaseUrl, clientId, authoritySet, authorityHash: authorityHash(testBaseUrl, authoritySet),
+      type: 'CreateMission', missionId, issuer: testBaseUrl, clientId, authoritySet, authorityHash: authorityHash(testBaseUrl, authoritySet),
       intent: { goal: 'Reconcile invoices', resources: ['https://erp.example.com'], expires_at: expiresAt.toISOString() },
       expiresAt, approvedBy: actor, now,
     },

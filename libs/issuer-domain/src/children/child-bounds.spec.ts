@@ -24,7 +24,7 @@ const parentCreated = missionDecider.decide(createCommand({ authoritySet: PARENT
 const CHILD_ID = missionIdFromBytes(new Uint8Array(16).fill(42));
 
 const attach = (overrides: Partial<AttachChild> = {}): AttachChild => ({
-  type: 'attachChild', childMissionId: CHILD_ID, childClientId: 'child-agent-1', parentEntryIndexes: [0], actor: CLIENT, now: T1,
+  type: 'AttachChild', childMissionId: CHILD_ID, childClientId: 'child-agent-1', parentEntryIndexes: [0], actor: CLIENT, now: T1,
   ...attachmentExtras(CHILD_ID, 1, T1, PARENT_SET).command,
   ...overrides,
 });

@@ -35,7 +35,7 @@ export const EXPIRY_PROCESS = { id: 'mission-expiry', role: 'system' };
 
 export function createCommand(overrides: Partial<CreateMission> = {}): CreateMission {
   return {
-    type: 'create',
+    type: 'CreateMission',
     missionId: MISSION_ID,
     issuer: ISSUER,
     clientId: 'agent-a',

@@ -18,7 +18,7 @@ const PENDING_ID = pendingIdFromBytes(new Uint8Array(16).fill(7));
 const PERSON = { id: 'alice', tenant: TENANT };
 const PROPOSAL = parseMissionProposal({ description: 'Reconcile November invoices', tools: ['invoices.read'], resources: ['https://erp.example.com/invoices'], expires_at: EXPIRES_AT.toISOString() }, T0);
 
-const submit = (overrides: Partial<SubmitProposal> = {}): SubmitProposal => ({ type: 'submit', pendingId: PENDING_ID, agent: AGENT, agentJkt: AGENT_JKT, proposal: PROPOSAL, now: T0, ...overrides });
+const submit = (overrides: Partial<SubmitProposal> = {}): SubmitProposal => ({ type: 'SubmitProposal', pendingId: PENDING_ID, agent: AGENT, agentJkt: AGENT_JKT, proposal: PROPOSAL, now: T0, ...overrides });
 
 const submitted: ProposalSubmitted = {
   type: 'ProposalSubmitted',
@@ -35,8 +35,8 @@ const pending = fold(proposalDecider, [submitted]);
 const s256For = (now: Date, expiresAt?: Date): string => missionS256(missionBlobBytes(proposalBlobFields(pending, PROPOSAL, { approver: APPROVER, now, ...(expiresAt ? { expiresAt } : {}) })));
 const S256 = s256For(T1);
 
-const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'approve', person: PERSON, ownsAgent: true, approver: APPROVER, content: PROPOSAL, s256: S256, now: T1, ...overrides });
-const decline = (overrides: Partial<DeclineProposal> = {}): DeclineProposal => ({ type: 'decline', person: PERSON, ownsAgent: true, now: T1, ...overrides });
+const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'ApproveProposal', person: PERSON, ownsAgent: true, approver: APPROVER, content: PROPOSAL, s256: S256, now: T1, ...overrides });
+const decline = (overrides: Partial<DeclineProposal> = {}): DeclineProposal => ({ type: 'DeclineProposal', person: PERSON, ownsAgent: true, now: T1, ...overrides });
 
 const approved: ProposalApproved = {
   type: 'ProposalApproved',
