@@ -279,7 +279,7 @@ class TreeBench {
   /**
    * Writes `count` children of `parentId` as ChildCreations.create and the child redemption do
    * (apps/issuer/src/child-creation/child-creation.service.ts, authorization/token.service.ts):
-   * attachChild on the parent's stream at the revision read, create on the child's stream, then its
+   * AttachChild on the parent's stream at the revision read, CreateMission on the child's stream, then its
    * creation grant issued and redeemed — so no grant lapses and no slot is released behind the bench.
    */
   private async seed(parentId: string, requestedBy: string, count: number, authoritySet: AuthoritySet, depth: number): Promise<string[]> {

@@ -163,7 +163,7 @@ class Missions {
     return { id, set, hash, depth: 0 };
   }
 
-  /** attachChild on the parent, then the child's own stream (a ParentLink), then its creation grant. */
+  /** AttachChild on the parent, then the child's own stream (a ParentLink), then its creation grant. */
   async child(parent: Node, set: AuthoritySet, options: ChildOptions = {}): Promise<ChildNode> {
     const node = this.childNode(parent, set);
     await this.mission(parent.id, this.attachCommand(parent, node));

@@ -17,7 +17,7 @@ import type { TokenLedger } from '../store/token-ledger.js';
 import type { RevocationClient } from './revocation-client.js';
 import type { ResourceRateLimiter } from './resource-rate-limiter.js';
 
-/** Tokens per `stop` command. */
+/** Tokens per `StopRevocations` command. */
 const BATCH = 200;
 
 export interface RevocationRoundResult {

@@ -63,7 +63,7 @@ function transition(type: 'MissionSuspended' | 'MissionRevoked', state: 'suspend
 const stateOf = (history: MissionEvent[]): MissionState => fold(missionDecider, [parentCreated, ...history]);
 
 describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spec 2.4, spec 8 max_children)', () => {
-  describe('attachChild', () => {
+  describe('AttachChild', () => {
     it('DESIGN 2.4: attaches a child under an active parent with its justifying parent entries', () => {
       const state = given(missionDecider, [parentCreated]).when(attach(1, [0, 2, 0])).then([attached(1, [0, 2, 0])]);
       expect(missionExists(state) && state.children.get(childId(1))).toEqual({ parentEntryIndexes: [0, 2, 0], terminal: false });
@@ -144,7 +144,7 @@ describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spe
     });
   });
 
-  describe('childReachedTerminal', () => {
+  describe('DetachChild (a child reached a terminal state)', () => {
     it('spec 2.4 rule 2: records ChildMissionDetached and frees the slot', () => {
       const state = given(missionDecider, [parentCreated, attached(1)]).when(reachedTerminal(1, 'cascaded')).then([detached(1, 'cascaded')]);
       expect(missionExists(state) && state.children.get(childId(1))).toEqual({ parentEntryIndexes: [0], terminal: true });

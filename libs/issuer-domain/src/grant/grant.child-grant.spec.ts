@@ -123,7 +123,7 @@ const redeemCode = (overrides: Partial<RedeemAuthorizationCode> = {}): RedeemAut
 });
 
 describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, spec 4.2, spec 5)', () => {
-  describe('issueChildGrant', () => {
+  describe('IssueChildGrant', () => {
     it('DESIGN 2.4: records ChildGrantIssued with the child mission, its parent, the child actor and only the grant hash', () => {
       const state = given(grantDecider).when(issue()).then([issued]);
       expect(state).toEqual({
@@ -162,7 +162,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
   });
 
-  describe('redeemChildGrant', () => {
+  describe('RedeemChildGrant', () => {
     it('spec 2.5 rule 8, 5 rules 3–4 (attacker: the child actor presents the parent grant\'s key or a grandparent grant\'s key): refused, nothing recorded, the grant stays redeemable', () => {
       const GRANDPARENT_JKT = sha256Base64url('grandparent client key');
       const lineage = { ...issued, data: { ...issued.data, lineage_jkts: [PARENT_JKT, GRANDPARENT_JKT] } } as GrantEvent;
@@ -256,7 +256,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
   });
 
-  describe('lapseChildGrant', () => {
+  describe('LapseChildGrant', () => {
     it('DESIGN 2.4: an unredeemed creation grant lapses: GrantRevoked child_grant_unredeemed, then redemption is refused', () => {
       const state = given(grantDecider, [issued]).when(lapse()).then([revokedFor('child_grant_unredeemed', GRANT_EXPIRES, LAPSE_PROCESS)]);
       expect(state).toMatchObject({ status: 'revoked', codeRedeemed: false, revocation: { reason: 'child_grant_unredeemed' } });

@@ -128,7 +128,7 @@ const stateAfter = (state: MissionState): Mission => {
 };
 
 describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 6 item 1)', () => {
-  describe('cascade', () => {
+  describe('CascadeMission', () => {
     it.each(['revoked', 'expired', 'completed', 'superseded', 'cascaded'] as const)(
       'spec 3.2 row 1: a %s parent moves an active child to cascaded (version + 1, previous_state, trigger, parent_id)',
       (parentState) => {

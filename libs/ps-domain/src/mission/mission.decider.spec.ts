@@ -104,7 +104,7 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
     });
   });
 
-  describe('approve', () => {
+  describe('ApproveMission', () => {
     it('spec 1.3: records MissionApproved at sequence 1; the mission is active', () => {
       const state = given(missionDecider).when(approve()).then([missionApproved]);
       expect(state).toMatchObject({ status: 'active', sequence: 1, agent: AGENT, tenant: TENANT });

@@ -58,7 +58,7 @@ describe('pending ids (DESIGN 3.1, DESIGN 1 stream psproposal-<pending_id>)', ()
 });
 
 describe('Proposal decider (DESIGN 3.1)', () => {
-  describe('submit', () => {
+  describe('SubmitProposal', () => {
     it('spec 3 rule 5 (ADR 0019): records ProposalSubmitted with the agent, its key thumbprint and the digest of the proposal — never its content; the view is pending', () => {
       const state = given(proposalDecider).when(submit()).then([submitted]);
       expect(proposalView(state)).toEqual({ status: 'pending' });
@@ -89,7 +89,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
   });
 
-  describe('approve', () => {
+  describe('ApproveProposal', () => {
     it('DESIGN 3.1: records ProposalApproved {s256, approved_by, tenant, approved_at, expires_at}; the view carries s256', () => {
       const state = given(proposalDecider, [submitted]).when(approve()).then([approved]);
       expect(proposalView(state)).toEqual({ status: 'approved', s256: S256 });
@@ -158,7 +158,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
   });
 
-  describe('decline', () => {
+  describe('DeclineProposal', () => {
     it('DESIGN 3.1: records ProposalDeclined; the view is declined', () => {
       const state = given(proposalDecider, [submitted]).when(decline()).then([declined]);
       expect(proposalView(state)).toEqual({ status: 'declined' });
