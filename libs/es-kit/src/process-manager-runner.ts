@@ -102,7 +102,7 @@ export class ProcessManagerRunner {
       this.store,
       this.workStream(work.key),
       workItemDecider,
-      { type: 'schedule', key: work.key, dueAt: work.dueAt, payload: work.payload, trigger },
+      { type: 'ScheduleWork', key: work.key, dueAt: work.dueAt, payload: work.payload, trigger },
       context,
     );
   }
@@ -233,7 +233,7 @@ export class ProcessManagerRunner {
     const context = this.contextFor();
     let claimed;
     try {
-      claimed = await handleCommand(this.store, stream, workItemDecider, { type: 'claim', now: this.clock(), replica: this.replicaId, leaseMs: this.policy.leaseMs }, context, { maxAttempts: 1 });
+      claimed = await handleCommand(this.store, stream, workItemDecider, { type: 'ClaimWork', now: this.clock(), replica: this.replicaId, leaseMs: this.policy.leaseMs }, context, { maxAttempts: 1 });
     } catch (error) {
       if (error instanceof WorkNotClaimableError || error instanceof WrongExpectedRevisionError) return; // another replica has it
       this.options.logger?.error({ process_manager: this.manager.name, stream, err: error }, 'could not claim work');
@@ -249,14 +249,14 @@ export class ProcessManagerRunner {
       failure = error ?? new Error('work failed');
     }
     if (failure === undefined) {
-      await this.record(stream, { type: 'complete', replica: this.replicaId, attempt: item.attempt });
+      await this.record(stream, { type: 'CompleteWork', replica: this.replicaId, attempt: item.attempt });
       return;
     }
     const message = failure instanceof Error ? failure.message : String(failure);
     const nextAttemptAt = new Date(this.clock().getTime() + backoffDelayMs(item.attempt, this.policy, this.random));
     this.options.logger?.warn({ process_manager: this.manager.name, key: item.key, attempt: item.attempt, err: message }, 'work attempt failed');
     await this.record(stream, {
-      type: 'fail', now: this.clock(), replica: this.replicaId, attempt: item.attempt,
+      type: 'FailWorkAttempt', now: this.clock(), replica: this.replicaId, attempt: item.attempt,
       error: message.slice(0, 1000), nextAttemptAt, maxAttempts: this.policy.maxAttempts,
     });
   }

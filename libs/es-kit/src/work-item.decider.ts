@@ -1,4 +1,5 @@
 import type { Decider, DomainEvent } from '@mission/decider';
+import { unknownCommand } from '@mission/decider';
 import type { JsonObject } from '@mission/event-store';
 
 /**
@@ -13,11 +14,12 @@ export type WorkEvent =
   | DomainEvent<'WorkCompleted', { attempt: number }>
   | DomainEvent<'WorkAbandoned', { attempt: number; error: string }>;
 
-export type WorkCommand =
-  | { type: 'schedule'; key: string; dueAt: Date; payload: JsonObject; trigger: JsonObject | null }
-  | { type: 'claim'; now: Date; replica: string; leaseMs: number }
-  | { type: 'fail'; now: Date; replica: string; attempt: number; error: string; nextAttemptAt: Date; maxAttempts: number }
-  | { type: 'complete'; replica: string; attempt: number };
+export interface ScheduleWork { type: 'ScheduleWork'; key: string; dueAt: Date; payload: JsonObject; trigger: JsonObject | null }
+export interface ClaimWork { type: 'ClaimWork'; now: Date; replica: string; leaseMs: number }
+export interface FailWorkAttempt { type: 'FailWorkAttempt'; now: Date; replica: string; attempt: number; error: string; nextAttemptAt: Date; maxAttempts: number }
+export interface CompleteWork { type: 'CompleteWork'; replica: string; attempt: number }
+
+export type WorkCommand = ScheduleWork | ClaimWork | FailWorkAttempt | CompleteWork;
 
 export type WorkState =
   | { status: 'none' }
@@ -33,24 +35,26 @@ export const workItemDecider: Decider<WorkCommand, WorkEvent, WorkState> = {
 
   decide(command, state) {
     switch (command.type) {
-      case 'schedule':
+      case 'ScheduleWork':
         // Re-planning the same key (a replayed trigger) is a no-op.
         if (state.status !== 'none') return [];
         return [{ type: 'WorkScheduled', data: { key: command.key, due_at: command.dueAt.toISOString(), payload: command.payload, trigger: command.trigger } }];
-      case 'claim': {
+      case 'ClaimWork': {
         const claimable =
           (state.status === 'pending' && state.dueAt <= command.now) || (state.status === 'claimed' && state.leaseUntil <= command.now);
         if (!claimable) throw new WorkNotClaimableError(`work is ${state.status}`);
         const leaseUntil = new Date(command.now.getTime() + command.leaseMs).toISOString();
         return [{ type: 'WorkClaimed', data: { attempt: state.attempts + 1, replica: command.replica, lease_until: leaseUntil } }];
       }
-      case 'fail':
+      case 'FailWorkAttempt':
         assertHeldBy(state, command.replica, command.attempt);
         if (command.attempt >= command.maxAttempts) return [{ type: 'WorkAbandoned', data: { attempt: command.attempt, error: command.error } }];
         return [{ type: 'WorkAttemptFailed', data: { attempt: command.attempt, error: command.error, next_attempt_at: command.nextAttemptAt.toISOString() } }];
-      case 'complete':
+      case 'CompleteWork':
         assertHeldBy(state, command.replica, command.attempt);
         return [{ type: 'WorkCompleted', data: { attempt: command.attempt } }];
+      default:
+        return unknownCommand(command, () => new Error('unknown work command'));
     }
   },
 

@@ -62,7 +62,7 @@ describe('issuer-domain public API: a root mission from PAR to revocation (DESIG
     expect(parStreamName(requestId)).toBe(`par-${requestId}`);
     const par = stream(authorizationRequestDecider);
     par.handle({
-      type: 'push',
+      type: 'PushAuthorizationRequest',
       requestId,
       clientId: 'agent-a',
       redirectUri: 'http://127.0.0.1:9000/cb',
@@ -79,12 +79,12 @@ describe('issuer-domain public API: a root mission from PAR to revocation (DESIG
     expect(requestIdFromUri(requestUriFor(requestId))).toBe(requestId);
     const missionId = missionIdFromBytes(bytes(2));
     const grantId = grantIdFromBytes(bytes(3));
-    par.handle({ type: 'approve', clientId: 'agent-a', missionId, grantId, approvedBy: { id: 'auto', role: 'policy' }, now: later(5) });
+    par.handle({ type: 'ApproveAuthorizationRequest', clientId: 'agent-a', missionId, grantId, approvedBy: { id: 'auto', role: 'policy' }, now: later(5) });
 
     const mission = stream(missionDecider);
     expect(missionStreamName(missionId)).toBe(`mission-${missionId}`);
     mission.handle({
-      type: 'create',
+      type: 'CreateMission',
       missionId,
       issuer,
       clientId: 'agent-a',
@@ -100,7 +100,7 @@ describe('issuer-domain public API: a root mission from PAR to revocation (DESIG
     const grant = stream(grantDecider);
     expect(grantStreamName(grantIdOfToken(code)!)).toBe(`grant-${grantId}`);
     grant.handle({
-      type: 'issueCode',
+      type: 'IssueAuthorizationCode',
       grantId,
       missionId,
       clientId: 'agent-a',
@@ -117,7 +117,7 @@ describe('issuer-domain public API: a root mission from PAR to revocation (DESIG
     domain.assertDerivable(mission.state(), later(5));
     const refresh1 = grantTokenFromBytes(grantId, bytes(5, 32));
     const redeemed = grant.handle({
-      type: 'redeemCode',
+      type: 'RedeemAuthorizationCode',
       codeHash: grantTokenHash(code),
       clientId: 'agent-a',
       redirectUri: 'http://127.0.0.1:9000/cb',
@@ -130,23 +130,23 @@ describe('issuer-domain public API: a root mission from PAR to revocation (DESIG
     expect(redeemed.state).toMatchObject({ status: 'active', missionId, jkt });
 
     // POST /missions/lifecycle suspend → derivation refused → resume
-    mission.handle({ type: 'suspend', actor: { id: 'agent-a', role: 'client' }, reason: 'pause', nonce: 'n1', now: later(60) });
+    mission.handle({ type: 'ChangeMissionLifecycle', operation: 'suspend', actor: { id: 'agent-a', role: 'client' }, reason: 'pause', nonce: 'n1', now: later(60) });
     expect(() => domain.assertDerivable(mission.state(), now)).toThrow(MissionNotActiveError);
-    mission.handle({ type: 'resume', actor: { id: 'agent-a', role: 'client' }, reason: 'go on', expectedVersion: 2, now: later(60) });
+    mission.handle({ type: 'ChangeMissionLifecycle', operation: 'resume', actor: { id: 'agent-a', role: 'client' }, reason: 'go on', expectedVersion: 2, now: later(60) });
 
     // POST /token (refresh_token)
     domain.assertDerivable(mission.state(), later(5));
     const refresh2 = grantTokenFromBytes(grantId, bytes(6, 32));
-    grant.handle({ type: 'refresh', refreshTokenHash: grantTokenHash(refresh1), newRefreshTokenHash: grantTokenHash(refresh2), clientId: 'agent-a', dpopJkt: jkt, now });
+    grant.handle({ type: 'RotateRefreshToken', refreshTokenHash: grantTokenHash(refresh1), newRefreshTokenHash: grantTokenHash(refresh2), clientId: 'agent-a', dpopJkt: jkt, now });
 
     // the old refresh token again: the grant is revoked and the client refused
-    const reuse = grant.handle({ type: 'refresh', refreshTokenHash: grantTokenHash(refresh1), newRefreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, bytes(7, 32))), clientId: 'agent-a', dpopJkt: jkt, now: later(5) });
+    const reuse = grant.handle({ type: 'RotateRefreshToken', refreshTokenHash: grantTokenHash(refresh1), newRefreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, bytes(7, 32))), clientId: 'agent-a', dpopJkt: jkt, now: later(5) });
     expect(() => throwIfGrantRefused(reuse.newEvents)).toThrow(domain.RefreshTokenReusedError);
 
     // revoke the mission; a repeat of the earlier nonce still answers as it did
-    mission.handle({ type: 'revoke', actor: { id: 'agent-a', role: 'client' }, reason: 'done with it', now: later(5) });
+    mission.handle({ type: 'ChangeMissionLifecycle', operation: 'revoke', actor: { id: 'agent-a', role: 'client' }, reason: 'done with it', now: later(5) });
     expect(mission.state()).toMatchObject({ lifecycle: 'revoked', version: 4 });
-    expect(mission.handle({ type: 'suspend', actor: { id: 'agent-a', role: 'client' }, reason: 'pause', nonce: 'n1', now: later(5) }).newEvents).toEqual([]);
+    expect(mission.handle({ type: 'ChangeMissionLifecycle', operation: 'suspend', actor: { id: 'agent-a', role: 'client' }, reason: 'pause', nonce: 'n1', now: later(5) }).newEvents).toEqual([]);
     expect(lifecycleResult(mission.state(), { actor: { id: 'agent-a', role: 'client' }, nonce: 'n1' })).toEqual({ state: 'suspended', version: 2 });
   });
 

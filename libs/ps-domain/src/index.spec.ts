@@ -59,13 +59,13 @@ describe('ps-domain public API: proposal → approval → status → terminate (
     expect(proposalStreamName(pendingId)).toMatch(/^psproposal-pnd_/);
     const proposals = stream(proposalDecider);
     const proposal = parseMissionProposal({ description: 'Reconcile invoices', tools: ['invoices.read'], expires_at: '2026-11-22T17:00:00Z' }, t0);
-    proposals.handle({ type: 'submit', pendingId, agent, agentJkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs', proposal, now: t0 });
+    proposals.handle({ type: 'SubmitProposal', pendingId, agent, agentJkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs', proposal, now: t0 });
     expect(proposalViewForAgent(proposals.state(), agent)).toEqual({ status: 'pending' });
 
     // POST /mission/approvals (person approves): serialize the blob once
     const bytes = missionBlobBytes(proposalBlobFields(proposals.state(), proposal, { approver, now: t1 }));
     const s256 = missionS256(bytes);
-    proposals.handle({ type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver, content: proposal, s256, now: t1 });
+    proposals.handle({ type: 'ApproveProposal', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver, content: proposal, s256, now: t1 });
     const view = proposalViewForAgent(proposals.state(), agent);
     expect(view).toEqual({ status: 'approved', s256 });
     expect(matchesMissionS256(new Uint8Array(Buffer.from(encodeMissionBlob(bytes), 'base64url')), s256)).toBe(true);
@@ -76,7 +76,7 @@ describe('ps-domain public API: proposal → approval → status → terminate (
 
     // status
     expect(() => domain.assertMissionReference(s256)).not.toThrow();
-    const afterStatus = mission.handle({ type: 'readStatus', caller: person, now: t1 });
+    const afterStatus = mission.handle({ type: 'ReadMissionStatus', caller: person, now: t1 });
     expect(missionStatusRepresentation(afterStatus, t1, 30)).toMatchObject({ mission_s256: s256, mission_status: 'active', fresh_until: '2026-11-22T09:05:30.000Z' });
 
     // terminate, with idempotency
@@ -86,14 +86,14 @@ describe('ps-domain public API: proposal → approval → status → terminate (
     expect(idempotencyStreamName(caller, body.request_id)).toMatch(/^psidem-[A-Za-z0-9_-]{43}$/);
     const digest = requestContentDigest(terminateRequestContent(body));
     expect(idempotentReplay(idem.state(), digest)).toBeUndefined();
-    const terminated = mission.handle({ type: 'terminate', caller, reason: body.reason, requestId: body.request_id, now: t2 });
+    const terminated = mission.handle({ type: 'TerminateMission', caller, reason: body.reason, requestId: body.request_id, now: t2 });
     const result = { ...terminationResult(terminated, t2), token_residual: { tracked: 0, revocation_attempted: 0, revocation_confirmed: 0, complete: true } };
-    idem.handle({ type: 'record', caller, requestId: body.request_id, contentDigest: digest, result, now: t2 });
+    idem.handle({ type: 'RecordRequestResult', caller, requestId: body.request_id, contentDigest: digest, result, now: t2 });
 
     // repeat: same result, no second lifecycle event
     const before = mission.events().length;
     expect(idempotentReplay(idem.state(), requestContentDigest(terminateRequestContent({ ...body })))).toEqual(result);
-    mission.handle({ type: 'terminate', caller, reason: body.reason, requestId: body.request_id, now: t2 });
+    mission.handle({ type: 'TerminateMission', caller, reason: body.reason, requestId: body.request_id, now: t2 });
     expect(mission.events()).toHaveLength(before);
     // same request_id, other content
     expect(() => idempotentReplay(idem.state(), requestContentDigest(terminateRequestContent({ ...body, purpose: 'x' })))).toThrow(IdempotencyConflictError);

@@ -279,7 +279,7 @@ class TreeBench {
   /**
    * Writes `count` children of `parentId` as ChildCreations.create and the child redemption do
    * (apps/issuer/src/child-creation/child-creation.service.ts, authorization/token.service.ts):
-   * attachChild on the parent's stream at the revision read, create on the child's stream, then its
+   * AttachChild on the parent's stream at the revision read, CreateMission on the child's stream, then its
    * creation grant issued and redeemed — so no grant lapses and no slot is released behind the bench.
    */
   private async seed(parentId: string, requestedBy: string, count: number, authoritySet: AuthoritySet, depth: number): Promise<string[]> {
@@ -317,12 +317,12 @@ class TreeBench {
         created_at: now.toISOString(),
       };
       await decideAndAppend(this.store, parentStream, missionDecider, parent, {
-        type: 'attachChild', childMissionId: childId, childClientId: CHILD_ACTOR, parentEntryIndexes: [0], actor, now, grantId, grantExpiresAt, cascadeMode: 'immediate', evidence,
+        type: 'AttachChild', childMissionId: childId, childClientId: CHILD_ACTOR, parentEntryIndexes: [0], actor, now, grantId, grantExpiresAt, cascadeMode: 'immediate', evidence,
         child: { authoritySet, expiresAt: state.expiresAt, intentResources: state.intent.resources },
       }, context, { hashChain: true });
       parent = await this.catchUp(parentStream, parent);
       await handleCommand(this.store, missionStreamName(childId), missionDecider, {
-        type: 'create', missionId: childId, issuer: this.issuer, clientId: CHILD_ACTOR, authoritySet, authorityHash: childHash,
+        type: 'CreateMission', missionId: childId, issuer: this.issuer, clientId: CHILD_ACTOR, authoritySet, authorityHash: childHash,
         intent: { goal: 'benchmark child', resources: [...state.intent.resources], expires_at: expiresAt }, expiresAt: state.expiresAt,
         parentBounds: { expiresAt: state.expiresAt, intentResources: state.intent.resources },
         approvedBy: { id: 'policy:parent_authority', role: 'policy' }, now,
@@ -330,10 +330,10 @@ class TreeBench {
         child: { actor: { sub: CHILD_ACTOR }, fanout: evidence.fanout! },
       }, context, { hashChain: true });
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
-        type: 'issueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, lineageJkts: [SEEDED_PARENT_JKT], expiresAt: grantExpiresAt, now,
+        type: 'IssueChildGrant', grantId, missionId: childId, parentMissionId: parentId, clientId: CHILD_ACTOR, grantHash, lineageJkts: [SEEDED_PARENT_JKT], expiresAt: grantExpiresAt, now,
       }, context);
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
-        type: 'redeemChildGrant', grantHash, clientId: CHILD_ACTOR, dpopJkt: this.seededKey.jkt, refreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, randomBytes(32))), now,
+        type: 'RedeemChildGrant', grantHash, clientId: CHILD_ACTOR, dpopJkt: this.seededKey.jkt, refreshTokenHash: grantTokenHash(grantTokenFromBytes(grantId, randomBytes(32))), now,
       }, { correlationId: randomUUID(), causationId: `token:${grantId}`, actor: { id: CHILD_ACTOR, role: 'client' }, now });
       ids.push(childId);
     }

@@ -55,7 +55,7 @@ const FULL_FOLD = process.env['BENCH_FULL_FOLD'] === '1';
 
 async function refresh(store: EventStore, cache: AggregateCache<GrantCommand, GrantEvent, GrantState>, grantId: string, current: string): Promise<string> {
   const next = hash(randomBytes(16).toString('base64url'));
-  const command: GrantCommand = { type: 'refresh', refreshTokenHash: current, newRefreshTokenHash: next, clientId: CLIENT, dpopJkt: JKT, now: new Date() };
+  const command: GrantCommand = { type: 'RotateRefreshToken', refreshTokenHash: current, newRefreshTokenHash: next, clientId: CLIENT, dpopJkt: JKT, now: new Date() };
   if (FULL_FOLD) {
     await aggregateStream(store, grantStreamName(grantId), grantDecider);
     await handleCommand(store, grantStreamName(grantId), grantDecider, command, context());

@@ -38,11 +38,11 @@ describe('spec 4.1 rule 1, 3.2 (decision 0021): the cascade and a creation meet 
     const childId = missionIdFromBytes(randomBytes(16));
     const rootHash = authorityHash(ISSUER, ROOT_SET);
     await decide(env.store, rootId, {
-      type: 'create', missionId: rootId, issuer: ISSUER, clientId: CLIENT.id, authoritySet: ROOT_SET, authorityHash: rootHash,
+      type: 'CreateMission', missionId: rootId, issuer: ISSUER, clientId: CLIENT.id, authoritySet: ROOT_SET, authorityHash: rootHash,
       intent: { goal: 'Reconcile invoices', resources: [], expires_at: EXPIRES_AT.toISOString() }, expiresAt: EXPIRES_AT, approvedBy: { id: 'alice', role: 'person' }, now: T0,
     });
     await decide(env.store, rootId, {
-      type: 'attachChild', childMissionId: childId, childClientId: 'child-agent', parentEntryIndexes: [0], actor: CLIENT, now: T0,
+      type: 'AttachChild', childMissionId: childId, childClientId: 'child-agent', parentEntryIndexes: [0], actor: CLIENT, now: T0,
       grantId: grantIdFromBytes(randomBytes(16)), grantExpiresAt: new Date(T0.getTime() + 60_000), cascadeMode: 'immediate',
       child: { authoritySet: CHILD_SET, expiresAt: EXPIRES_AT, intentResources: [] },
       evidence: {
@@ -50,9 +50,9 @@ describe('spec 4.1 rule 1, 3.2 (decision 0021): the cascade and a creation meet 
         child_actor: { sub: 'child-agent' }, requested_by: CLIENT.id, attenuation: { result: 'strict_subset', checks: ['strict_subset'] }, cascade_mode: 'immediate', decision: 'created', created_at: T0.toISOString(),
       },
     });
-    await decide(env.store, rootId, { type: 'revoke', actor: CLIENT, reason: 'done', now: new Date(T0.getTime() + 1000) });
+    await decide(env.store, rootId, { type: 'ChangeMissionLifecycle', operation: 'revoke', actor: CLIENT, reason: 'done', now: new Date(T0.getTime() + 1000) });
     const create: CreateMission = {
-      type: 'create', missionId: childId, issuer: ISSUER, clientId: 'child-agent', authoritySet: CHILD_SET, authorityHash: authorityHash(ISSUER, CHILD_SET),
+      type: 'CreateMission', missionId: childId, issuer: ISSUER, clientId: 'child-agent', authoritySet: CHILD_SET, authorityHash: authorityHash(ISSUER, CHILD_SET),
       intent: { goal: 'Read invoices', resources: [], expires_at: EXPIRES_AT.toISOString() }, expiresAt: EXPIRES_AT, approvedBy: { id: 'policy:allow', role: 'policy' }, now: T0,
       parent: { id: rootId, issuer: ISSUER, authority_hash: rootHash, depth: 1, cascade_mode: 'immediate' },
       parentBounds: { expiresAt: EXPIRES_AT, intentResources: [] },

@@ -73,15 +73,15 @@ export interface MissionCascadeOptions {
  *
  * Every attached child is reached whatever its own stream holds (spec 4.1 rule 1, decision 0021): a child
  * whose creation is still in flight (or crashed after the attachment) has no mission on its stream yet,
- * and gets `MissionCascadedBeforeCreation`, which makes its `create` fail — so a creation and a cascade
+ * and gets `MissionCascadedBeforeCreation`, which makes its `CreateMission` fail — so a creation and a cascade
  * agree in every interleaving (they meet on the child's stream, each at the revision it read). What is
  * recorded is what happened first (decision 0020): `cascaded`, or `expired` when the child's own
  * `expires_at` came no later than the parent's terminal state took effect.
  *
- * Idempotent: `cascade` on a child that is already terminal (or already marked) decides nothing, so a
+ * Idempotent: `CascadeMission` on a child that is already terminal (or already marked) decides nothing, so a
  * retried or re-run work item only fills in what is missing. One read of the parent's
  * stream per work item. Children go in batches of `parallelism`: each child's stream is read and the
- * `cascade` command decided over it (with the hash chain and full metadata, as handleCommand does),
+ * `CascadeMission` command decided over it (with the hash chain and full metadata, as handleCommand does),
  * then the whole batch is appended by one `appendToStreams` — one transaction on the embedded store —
  * each child at exactly the revision read. A child written concurrently (WrongExpectedRevision) is
  * redone alone through handleCommand (read, decide, append, retried). A crash mid-work-item leaves
@@ -105,7 +105,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       if (signal?.aborted === true) throw signal.reason ?? new Error('aborted');
       const now = clock();
       const commandFor = (missionId: string, at: Date): CascadeMission => ({
-        type: 'cascade', actor: CASCADE_ACTOR, missionId, parentMissionId: parent.id, parentState: parent.state, parentTerminalAt: parent.terminalAt, now: at,
+        type: 'CascadeMission', actor: CASCADE_ACTOR, missionId, parentMissionId: parent.id, parentState: parent.state, parentTerminalAt: parent.terminalAt, now: at,
       });
       const context: CommandContext = { ...ids, actor: CASCADE_ACTOR, now };
       const batch: Array<PreparedAppend<MissionState, MissionEvent>> = [];

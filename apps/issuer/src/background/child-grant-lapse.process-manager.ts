@@ -22,7 +22,7 @@ export interface ChildGrantLapseOptions {
 /**
  * DESIGN 2.4: "A Child Mission whose grant is not redeemed before `expires_in` is revoked (frees its
  * fan-out slot)". Each `ChildMissionAttached` schedules work due at its `grant_expires_at`:
- * 1. `lapseChildGrant` on the grant stream first, so a redemption arriving later fails;
+ * 1. `LapseChildGrant` on the grant stream first, so a redemption arriving later fails;
  * 2. if the grant was never redeemed (now revoked, or never issued: a crash during the creation), the
  *    child is revoked through the ordinary `revoke` lifecycle command — its `MissionRevoked` carries
  *    `parent_id`, so the slot-release process manager frees the slot; a child already terminal is left
@@ -56,7 +56,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
       });
 
       let now = clock();
-      const grant = await handleCommand(store, grantStreamName(grantId), grantDecider, { type: 'lapseChildGrant', actor: GRANT_LAPSE_ACTOR, now }, contextAt(now));
+      const grant = await handleCommand(store, grantStreamName(grantId), grantDecider, { type: 'LapseChildGrant', actor: GRANT_LAPSE_ACTOR, now }, contextAt(now));
       if (grant.state.status !== 'none' && grant.state.kind !== 'child_creation') {
         options.logger?.warn({ child_mission_id: childId, grant_id: grantId }, 'child grant lapse: the grant is not a child creation grant, child left alone');
         return;
@@ -72,7 +72,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
           store,
           missionStreamName(childId),
           missionDecider,
-          { type: 'revoke', actor: GRANT_LAPSE_ACTOR, reason: GRANT_LAPSE_REASON, now },
+          { type: 'ChangeMissionLifecycle', operation: 'revoke', actor: GRANT_LAPSE_ACTOR, reason: GRANT_LAPSE_REASON, now },
           contextAt(now),
           { hashChain: true, maxAttempts: 10 },
         );
@@ -86,7 +86,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
           store,
           missionStreamName(parentId),
           missionDecider,
-          { type: 'childReachedTerminal', childMissionId: childId, state: 'revoked', now },
+          { type: 'DetachChild', childMissionId: childId, state: 'revoked', now },
           contextAt(now),
           { hashChain: true, maxAttempts: 10 },
         );
@@ -97,7 +97,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
 }
 
 /**
- * After `lapseChildGrant`: true when the child actor can no longer redeem and never did — the grant
+ * After `LapseChildGrant`: true when the child actor can no longer redeem and never did — the grant
  * does not exist, or it is a creation grant revoked before redemption (by the lapse, or earlier).
  */
 function neverRedeemable(state: GrantState): boolean {

@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { handleCommand, type ProcessManager, type ScheduledWork } from '@mission/es-kit';
-import { isTerminalMissionState, missionDecider, missionStreamName, type ChildReachedTerminal, type MissionLifecycleState } from '@mission/issuer-domain';
+import { isTerminalMissionState, missionDecider, missionStreamName, type DetachChild, type MissionLifecycleState } from '@mission/issuer-domain';
 import { terminalTransition } from './terminal-transition.js';
 
 export const SLOT_RELEASE_ACTOR = { id: 'issuer:child-slot-release', role: 'system' } as const;
@@ -8,7 +8,7 @@ export const SLOT_RELEASE_ACTOR = { id: 'issuer:child-slot-release', role: 'syst
 /**
  * Spec 2.4 rule 2: a Child Mission counts against its parent's `max_children` until it reaches a
  * terminal state. A terminal transition of a child (it carries `parent_id`) appends
- * `childReachedTerminal` to the parent's stream, which frees the slot. `MissionCascaded` is left out:
+ * `DetachChild` to the parent's stream, which frees the slot. `MissionCascaded` is left out:
  * the parent is then terminal itself and can attach nothing any more. Idempotent: the parent decides
  * nothing for a child already detached.
  */
@@ -39,7 +39,7 @@ export function childSlotReleaseManager(store: EventStore, clock: () => Date, re
       const state = String(work.payload['state']) as MissionLifecycleState;
       if (!isTerminalMissionState(state)) throw new Error(`work item ${work.key} names a non-terminal state ${state}`);
       const now = clock();
-      const command: ChildReachedTerminal = { type: 'childReachedTerminal', childMissionId: childId, state, now };
+      const command: DetachChild = { type: 'DetachChild', childMissionId: childId, state, now };
       await handleCommand(
         store,
         missionStreamName(parentId),

@@ -156,14 +156,14 @@ class Missions {
     const id = missionIdFromBytes(randomBytes(16));
     const hash = authorityHash(ISSUER, set);
     await this.mission(id, {
-      type: 'create', missionId: id, issuer: ISSUER, clientId: 'agent-root', authoritySet: set, authorityHash: hash,
+      type: 'CreateMission', missionId: id, issuer: ISSUER, clientId: 'agent-root', authoritySet: set, authorityHash: hash,
       intent: { goal: 'Reconcile November invoices', resources: ['https://erp.example.com/invoices'], expires_at: EXPIRES_AT.toISOString() },
       expiresAt: EXPIRES_AT, approvedBy: APPROVER, now: this.clock.now(),
     });
     return { id, set, hash, depth: 0 };
   }
 
-  /** attachChild on the parent, then the child's own stream (a ParentLink), then its creation grant. */
+  /** AttachChild on the parent, then the child's own stream (a ParentLink), then its creation grant. */
   async child(parent: Node, set: AuthoritySet, options: ChildOptions = {}): Promise<ChildNode> {
     const node = this.childNode(parent, set);
     await this.mission(parent.id, this.attachCommand(parent, node));
@@ -171,7 +171,7 @@ class Missions {
     if (options.issueGrant ?? true) {
       const now = this.clock.now();
       await handleCommand(this.store(), grantStreamName(node.grantId), grantDecider, {
-        type: 'issueChildGrant', grantId: node.grantId, missionId: node.id, parentMissionId: parent.id, clientId: node.clientId,
+        type: 'IssueChildGrant', grantId: node.grantId, missionId: node.id, parentMissionId: parent.id, clientId: node.clientId,
         grantHash: grantTokenHash(node.grantToken), lineageJkts: [PARENT_GRANT_JKT], expiresAt: new Date(now.getTime() + GRANT_TTL_MS), now,
       }, this.context());
     }
@@ -200,7 +200,7 @@ class Missions {
       created_at: now.toISOString(),
     };
     return {
-      type: 'attachChild', childMissionId: child.id, childClientId: child.clientId, parentEntryIndexes: [0], actor: CLIENT, now,
+      type: 'AttachChild', childMissionId: child.id, childClientId: child.clientId, parentEntryIndexes: [0], actor: CLIENT, now,
       grantId: child.grantId, grantExpiresAt: new Date(now.getTime() + GRANT_TTL_MS), cascadeMode: 'immediate', evidence,
       child: { authoritySet: child.set, expiresAt: EXPIRES_AT, intentResources: ['https://erp.example.com/invoices'] },
     };
@@ -208,7 +208,7 @@ class Missions {
 
   async createChildStream(parent: Node, child: ChildNode): Promise<void> {
     await this.mission(child.id, {
-      type: 'create', missionId: child.id, issuer: ISSUER, clientId: child.clientId, authoritySet: child.set, authorityHash: child.hash,
+      type: 'CreateMission', missionId: child.id, issuer: ISSUER, clientId: child.clientId, authoritySet: child.set, authorityHash: child.hash,
       intent: { goal: 'Read one invoice', resources: ['https://erp.example.com/invoices'], expires_at: EXPIRES_AT.toISOString() },
       expiresAt: EXPIRES_AT, approvedBy: CLIENT, now: this.clock.now(),
       parent: { id: parent.id, issuer: ISSUER, authority_hash: parent.hash, depth: child.depth, cascade_mode: 'immediate' },
@@ -220,8 +220,8 @@ class Missions {
     return handleCommand(this.store(), missionStreamName(id), missionDecider, command, this.context(actor), { hashChain: true });
   }
 
-  lifecycle(id: string, type: 'suspend' | 'revoke' | 'complete', reason = `test ${type}`) {
-    return this.mission(id, { type, actor: CLIENT, reason, now: this.clock.now() });
+  lifecycle(id: string, operation: 'suspend' | 'revoke' | 'complete', reason = `test ${operation}`) {
+    return this.mission(id, { type: 'ChangeMissionLifecycle', operation, actor: CLIENT, reason, now: this.clock.now() });
   }
 
   async state(id: string): Promise<MissionState> {
@@ -480,7 +480,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
     it('reads the parent once: its stored state and the attached children not yet detached, in attachment order', async () => {
       const root = await missions.root(entrySet({ max_children: 3, max_child_depth: 1 }));
       const [first, second, third] = [await missions.child(root, entrySet()), await missions.child(root, entrySet()), await missions.child(root, entrySet())];
-      await missions.mission(root.id, { type: 'childReachedTerminal', childMissionId: second!.id, state: 'completed', now: clock.now() });
+      await missions.mission(root.id, { type: 'DetachChild', childMissionId: second!.id, state: 'completed', now: clock.now() });
       expect(await openChildren(env.store, root.id)).toEqual({ state: 'active', terminalAt: undefined, open: [first!.id, third!.id] });
       await missions.lifecycle(root.id, 'suspend');
       await missions.lifecycle(root.id, 'revoke');
@@ -537,7 +537,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
       expect(reads).not.toContain(missionStreamName(tree.a.id));
       expect((await cascadedEvents(env.store, a1!.id)).length + (await cascadedEvents(env.store, a2!.id)).length).toBe(2);
       // b changed afterwards (b1 detached): the memo is not trusted, b's stream is read, b1 is left alone.
-      await missions.mission(tree.b.id, { type: 'childReachedTerminal', childMissionId: b1!.id, state: 'completed', now: clock.now() });
+      await missions.mission(tree.b.id, { type: 'DetachChild', childMissionId: b1!.id, state: 'completed', now: clock.now() });
       reads.length = 0;
       await perform(tree.b.id);
       expect(reads).toContain(missionStreamName(tree.b.id));
@@ -642,7 +642,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
       const missing = await missions.child(root, entrySet(), { createStream: false, issueGrant: false });
       const jkt = grantTokenHash('child key');
       await handleCommand(env.store, grantStreamName(redeemed.grantId), grantDecider, {
-        type: 'redeemChildGrant', grantHash: grantTokenHash(redeemed.grantToken), clientId: redeemed.clientId, dpopJkt: jkt, now: clock.now(),
+        type: 'RedeemChildGrant', grantHash: grantTokenHash(redeemed.grantToken), clientId: redeemed.clientId, dpopJkt: jkt, now: clock.now(),
       }, missions.context());
 
       const lapse = childGrantLapseManager(env.store, clock.now, { retry: FAST_RETRY });
@@ -662,7 +662,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
       expect(unredeemedGrant.at(-1)).toMatchObject({ type: 'GrantRevoked', data: { reason: 'child_grant_unredeemed', actor: GRANT_LAPSE_ACTOR } });
       await expect(
         handleCommand(env.store, grantStreamName(unredeemed.grantId), grantDecider, {
-          type: 'redeemChildGrant', grantHash: grantTokenHash(unredeemed.grantToken), clientId: unredeemed.clientId, dpopJkt: jkt, now: clock.now(),
+          type: 'RedeemChildGrant', grantHash: grantTokenHash(unredeemed.grantToken), clientId: unredeemed.clientId, dpopJkt: jkt, now: clock.now(),
         }, missions.context()),
       ).rejects.toBeInstanceOf(GrantRevokedError);
       const revoked = (await eventsOf(env.store, missionStreamName(unredeemed.id))).filter((event) => event.type === 'MissionRevoked');

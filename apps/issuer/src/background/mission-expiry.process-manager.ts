@@ -16,7 +16,7 @@ const SYSTEM = { id: 'issuer:mission-expiry', role: 'system' } as const;
  *
  * A Child Mission whose parent (or an ancestor) ended before its `expires_at` was cascaded then, not
  * expired (decision 0020): every surface has reported it `cascaded` since. If the cascade process manager
- * has not recorded that yet, this records it (the `cascade` command, which records what happened first),
+ * has not recorded that yet, this records it (the `CascadeMission` command, which records what happened first),
  * so an expiry running ahead of a lagging cascade never turns a reported `cascaded` into `expired`.
  */
 export function missionExpiryManager(store: EventStore, clock: () => Date, lineage: MissionLineage = new MissionLineage(store)): ProcessManager {
@@ -44,9 +44,9 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, linea
   };
 }
 
-/** `expire`, or `cascade` when the mission's parent is reported terminal now (its lineage ended first, or at all). */
+/** `ExpireMission`, or `CascadeMission` when the mission's parent is reported terminal now (its lineage ended first, or at all). */
 async function expiryCommand(lineage: MissionLineage, missionId: string, now: Date): Promise<ExpireMission | CascadeMission> {
-  const expire: ExpireMission = { type: 'expire', actor: SYSTEM, now };
+  const expire: ExpireMission = { type: 'ExpireMission', actor: SYSTEM, now };
   const mission = await lineage.mission(missionId);
   if (!missionExists(mission) || mission.parent === undefined || isTerminalMissionState(mission.lifecycle)) return expire;
   const [parent, ...above] = await lineage.ancestors(mission);
@@ -54,7 +54,7 @@ async function expiryCommand(lineage: MissionLineage, missionId: string, now: Da
   const report = reportedLineage(parent, above, now);
   if (!isTerminalMissionState(report.state) || report.since === undefined) return expire;
   return {
-    type: 'cascade', actor: SYSTEM, missionId, parentMissionId: parent.missionId,
+    type: 'CascadeMission', actor: SYSTEM, missionId, parentMissionId: parent.missionId,
     parentState: report.state as TerminalMissionState, parentTerminalAt: new Date(report.since), now,
   };
 }

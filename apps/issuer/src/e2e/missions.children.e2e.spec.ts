@@ -52,7 +52,7 @@ async function rootMission(clientId = 'demo-agent', set: AuthoritySet = ROOT_SET
   const now = new Date();
   const expiresAt = new Date(now.getTime() + 3_600_000);
   await decide(missionId, {
-    type: 'create', missionId, issuer: testBaseUrl, clientId, authoritySet: set, authorityHash: authorityHash(testBaseUrl, set),
+    type: 'CreateMission', missionId, issuer: testBaseUrl, clientId, authoritySet: set, authorityHash: authorityHash(testBaseUrl, set),
     intent: { goal: 'Reconcile invoices', resources: ['https://erp.example.com/invoices'], expires_at: expiresAt.toISOString() },
     expiresAt, approvedBy: { id: 'alice', role: 'person' }, now,
   }, clientId);
@@ -91,7 +91,7 @@ async function childMission(parentId: string, options: { clientId?: string; set?
   const now = options.createdAt ?? new Date();
   const expiresAt = new Date(Math.min(Date.now() + (options.lifetimeMs ?? 1_800_000), parent.expiresAt.getTime()));
   await decide(parentId, {
-    type: 'attachChild', childMissionId: childId, childClientId: clientId, parentEntryIndexes: entries, actor: { id: parent.clientId, role: 'client' }, now,
+    type: 'AttachChild', childMissionId: childId, childClientId: clientId, parentEntryIndexes: entries, actor: { id: parent.clientId, role: 'client' }, now,
     grantId: grantIdFromBytes(randomBytes(16)), grantExpiresAt: new Date(Date.now() + 3_600_000), cascadeMode: 'immediate',
     evidence: createdEvidence(parentId, parent.authorityHash, childId, set, clientId, now, entries),
     child: { authoritySet: set, expiresAt, intentResources: ['https://erp.example.com/invoices'].filter((resource) => parent.intent.resources.includes(resource)) },
@@ -101,7 +101,7 @@ async function childMission(parentId: string, options: { clientId?: string; set?
     delegation_id: `dlg_${childId}`, cascade_mode: 'immediate', created_at: now.toISOString(),
   };
   await decide(childId, {
-    type: 'create', missionId: childId, issuer: testBaseUrl, clientId, authoritySet: set, authorityHash: authorityHash(testBaseUrl, set),
+    type: 'CreateMission', missionId: childId, issuer: testBaseUrl, clientId, authoritySet: set, authorityHash: authorityHash(testBaseUrl, set),
     intent: { goal: 'Read invoices', resources: ['https://erp.example.com/invoices'].filter((resource) => parent.intent.resources.includes(resource)), expires_at: expiresAt.toISOString() },
     expiresAt, approvedBy: { id: 'issuer:child-creation-policy', role: 'policy' }, now: new Date(), parent: link,
     parentBounds: { expiresAt: parent.expiresAt, intentResources: parent.intent.resources },

@@ -29,7 +29,7 @@ afterAll(async () => {
 const authoritySet = parseAuthorizationDetails([{ type: 'mission_resource_access', resource: 'https://erp.example.com', actions: ['invoices.read'] }]);
 
 /**
- * Seeds an approved mission the way approval does (the mission decider's `create`), so these tests
+ * Seeds an approved mission the way approval does (the mission decider's `CreateMission`), so these tests
  * exercise lifecycle, status and introspection independently of the authorization flow.
  */
 async function approvedMission(clientId = 'demo-agent', lifetimeMs = 3_600_000): Promise<string> {
@@ -40,7 +40,7 @@ async function approvedMission(clientId = 'demo-agent', lifetimeMs = 3_600_000):
   await handleCommand(
     store, missionStreamName(missionId), missionDecider,
     {
-      type: 'create', missionId, issuer: testBaseUrl, clientId, authoritySet, authorityHash: authorityHash(testBaseUrl, authoritySet),
+      type: 'CreateMission', missionId, issuer: testBaseUrl, clientId, authoritySet, authorityHash: authorityHash(testBaseUrl, authoritySet),
       intent: { goal: 'Reconcile invoices', resources: ['https://erp.example.com'], expires_at: expiresAt.toISOString() },
       expiresAt, approvedBy: actor, now,
     },

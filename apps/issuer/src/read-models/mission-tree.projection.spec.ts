@@ -57,7 +57,7 @@ class Feed {
   root(set: AuthoritySet = DELEGABLE, expiresAt = END): string {
     const id = newId();
     this.run(id, {
-      type: 'create', missionId: id, issuer: ISSUER, clientId: 'demo-agent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
+      type: 'CreateMission', missionId: id, issuer: ISSUER, clientId: 'demo-agent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
       intent: { goal: 'Reconcile invoices', resources: [], expires_at: END.toISOString() }, expiresAt, approvedBy: actor, now: T0,
     });
     return id;
@@ -76,13 +76,13 @@ class Feed {
       requested_by: parent.clientId, attenuation: { result: 'strict_subset', checks: ['strict_subset'] }, cascade_mode: 'immediate', decision: 'created', created_at: T0.toISOString(),
     };
     this.run(parentId, {
-      type: 'attachChild', childMissionId: id, childClientId: options.clientId ?? 'demo-subagent', parentEntryIndexes: entries, actor, now: T0,
+      type: 'AttachChild', childMissionId: id, childClientId: options.clientId ?? 'demo-subagent', parentEntryIndexes: entries, actor, now: T0,
       grantId: grantIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? counter : 3))), grantExpiresAt: new Date(T0.getTime() + 60_000), cascadeMode: 'immediate', evidence,
       child: { authoritySet: set, expiresAt: options.expiresAt ?? parent.expiresAt, intentResources: [] },
     });
     if (options.create === false) return id;
     this.run(id, {
-      type: 'create', missionId: id, issuer: ISSUER, clientId: options.clientId ?? 'demo-subagent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
+      type: 'CreateMission', missionId: id, issuer: ISSUER, clientId: options.clientId ?? 'demo-subagent', authoritySet: set, authorityHash: authorityHash(ISSUER, set),
       intent: { goal: 'Read invoices', resources: [], expires_at: END.toISOString() }, expiresAt: options.expiresAt ?? END, approvedBy: actor, now: T0,
       parent: { id: parentId, issuer: ISSUER, authority_hash: parent.authorityHash, depth: (parent.parent?.depth ?? 0) + 1, cascade_mode: 'immediate', created_at: T0.toISOString() },
       parentBounds: { expiresAt: parent.expiresAt, intentResources: parent.intent.resources },
@@ -90,8 +90,8 @@ class Feed {
     return id;
   }
 
-  lifecycle(missionId: string, type: 'suspend' | 'resume' | 'revoke' | 'complete', now = T0): void {
-    this.run(missionId, { type, actor, reason: 'test', now });
+  lifecycle(missionId: string, operation: 'suspend' | 'resume' | 'revoke' | 'complete', now = T0): void {
+    this.run(missionId, { type: 'ChangeMissionLifecycle', operation, actor, reason: 'test', now });
   }
 
   mission(missionId: string): Mission {
@@ -188,7 +188,7 @@ describe('MissionTreeProjection (DESIGN 2.1 /missions/tree, spec 2.3, 2.4, 3.2)'
     expect(feed.projection.tree(root, NOW)!.nodes.map((node) => node.mission_id)).toEqual([root, a]);
     expect(feed.projection.tree(root, NOW)!.nodes[0]!.fanout[0]).toEqual({ parent_entry: 0, active_children: 2, max_children: 2 });
     feed.lifecycle(a, 'complete');
-    feed.run(root, { type: 'childReachedTerminal', childMissionId: a, state: 'completed', now: T0 });
+    feed.run(root, { type: 'DetachChild', childMissionId: a, state: 'completed', now: T0 });
     expect(feed.projection.tree(root, NOW)!.nodes[0]!.fanout[0]).toEqual({ parent_entry: 0, active_children: 1, max_children: 2 });
     expect(pending).toBeDefined();
   });
@@ -227,7 +227,7 @@ describe('MissionTreeProjection reports what happened first (spec 3.1, 3.2; deci
     expect(feed.states(root, t('13:00'))).toEqual({ [root]: 'revoked', [a]: 'cascaded', [grandchild]: 'cascaded' });
     feed.expectAgreesWithDomain(root, t('13:00'));
     // The cascade process manager records it after the child's own expiry: nothing changes.
-    feed.run(a, { type: 'cascade', actor, missionId: a, parentMissionId: root, parentState: 'revoked', parentTerminalAt: t('10:30'), now: t('12:30') });
+    feed.run(a, { type: 'CascadeMission', actor, missionId: a, parentMissionId: root, parentState: 'revoked', parentTerminalAt: t('10:30'), now: t('12:30') });
     expect(feed.mission(a).lifecycle).toBe('cascaded');
     expect(feed.states(root, t('13:00'))).toEqual({ [root]: 'revoked', [a]: 'cascaded', [grandchild]: 'cascaded' });
     feed.expectAgreesWithDomain(root, t('13:00'));

@@ -219,7 +219,7 @@ describe('DESIGN 3.1 proposals and approvals (POST /mission, GET /mission/pendin
     const now = new Date();
     const content = { description: 'Recover after a crash' };
     const s256 = missionS256(missionBlobBytes(proposalBlobFields(state, content, { approver: testBaseUrl, now })));
-    await handleCommand(store, stream, proposalDecider, { type: 'approve', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver: testBaseUrl, content, s256, now }, {
+    await handleCommand(store, stream, proposalDecider, { type: 'ApproveProposal', person: { id: 'alice', tenant: 't1' }, ownsAgent: true, approver: testBaseUrl, content, s256, now }, {
       correlationId: 'c',
       causationId: 'c',
       actor: { id: 'alice', role: 'person' },
@@ -543,7 +543,7 @@ describe('spec 4.3 delegation_tree', () => {
         ledger.execute(
           s256,
           {
-            type: 'recordIssued',
+            type: 'RecordIssuedToken',
             approver: testBaseUrl,
             missionS256: s256,
             token: { iss: testBaseUrl, jti: `seed-${index}`, aud: 'https://files.example', exp: new Date(now.getTime() + 300_000), origin: 'issued', agent, relationship: 'sub_agent', parentAgent: ASSISTANT },

@@ -196,7 +196,7 @@ describe('spec 3 rule 5, spec 8: deleting a terminated mission body keeps psmiss
       store,
       missionStreamName(s256),
       missionDecider,
-      { type: 'deleteBlob', caller: { role: 'admin', id: 'ops', tenant: 't1' }, requestId: requestId(), purpose: 'retention', now },
+      { type: 'DeleteMissionBlob', caller: { role: 'admin', id: 'ops', tenant: 't1' }, requestId: requestId(), purpose: 'retention', now },
       { correlationId: 'c', causationId: 'c', actor: { id: 'ops', role: 'admin' }, now },
       { hashChain: true },
     );

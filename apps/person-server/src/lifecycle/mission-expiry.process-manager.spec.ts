@@ -61,7 +61,7 @@ function run(store: EventStore, digest: string, command: MissionCommand, at: Dat
 }
 
 async function approve(store: EventStore, digest: string, expiresAt: Date | null = EXPIRES_AT): Promise<void> {
-  await run(store, digest, { type: 'approve', approver: APPROVER, missionS256: digest, agent: AGENT, approvedBy: 'alice', tenant: 't1', ...(expiresAt ? { expiresAt } : {}), now: T0 }, T0);
+  await run(store, digest, { type: 'ApproveMission', approver: APPROVER, missionS256: digest, agent: AGENT, approvedBy: 'alice', tenant: 't1', ...(expiresAt ? { expiresAt } : {}), now: T0 }, T0);
 }
 
 async function log(store: EventStore, digest: string): Promise<RecordedEvent[]> {
@@ -130,7 +130,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
     await runner.start();
     await approve(temp.store, digest);
     now = new Date(EXPIRES_AT.getTime() - 60_000);
-    await run(temp.store, digest, { type: 'terminate', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now }, now);
+    await run(temp.store, digest, { type: 'TerminateMission', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now }, now);
     now = new Date(EXPIRES_AT.getTime() + 1000);
         await eventually(async () => {
       for await (const event of temp.store.readStream(`pm_ps_mission_expiry-${digest}`)) if (event.type === 'WorkCompleted') return true;
@@ -153,7 +153,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
     expect((await log(temp.store, digest)).map((event) => event.type)).toEqual(['MissionApproved', 'MissionTerminated']);
 
     // A status read after expires_at recorded the expiry first (expiry first on every decision path); the work adds nothing.
-    await run(temp.store, other, { type: 'readStatus', caller: AGENT_CALLER, now }, now);
+    await run(temp.store, other, { type: 'ReadMissionStatus', caller: AGENT_CALLER, now }, now);
     await manager.perform(workFor(other), AbortSignal.timeout(5000));
     expect((await log(temp.store, other)).map((event) => event.type)).toEqual(['MissionApproved', 'MissionTerminated', 'MissionStatusRead']);
   });
@@ -204,7 +204,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
     const outcomes = await Promise.all(
       digests.map(async (digest) => {
         const [terminate] = await Promise.all([
-          run(temp.store, digest, { type: 'terminate', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now: requestAt }, requestAt),
+          run(temp.store, digest, { type: 'TerminateMission', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now: requestAt }, requestAt),
           manager.perform(workFor(digest), AbortSignal.timeout(10_000)),
         ]);
         return { digest, answer: terminationResult(terminate.state, requestAt) };
@@ -227,7 +227,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
   it('spec 3 rule 2: a terminate decided at expires_at itself finds the mission expired (expiry first) and logs LateTerminationRequested', async () => {
     const digest = s256();
     await approve(temp.store, digest);
-    const result = await run(temp.store, digest, { type: 'terminate', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now: EXPIRES_AT }, EXPIRES_AT);
+    const result = await run(temp.store, digest, { type: 'TerminateMission', caller: AGENT_CALLER, reason: 'revoked', requestId: requestId(), now: EXPIRES_AT }, EXPIRES_AT);
     expect(terminationResult(result.state, EXPIRES_AT)).toMatchObject({ termination_reason: 'expired' });
     now = EXPIRES_AT;
     await missionExpiryManager(temp.store, clock).perform(workFor(digest), AbortSignal.timeout(5000));
@@ -243,7 +243,7 @@ describe('spec 3: expires_at reached → terminated expired, attributed to the P
         tokensStreamName(digest),
         trackedTokenDecider,
         {
-          type: 'recordIssued',
+          type: 'RecordIssuedToken',
           approver: APPROVER,
           missionS256: digest,
           token: { iss: APPROVER, jti, aud: 'https://files.example', exp, origin: 'issued', agent: AGENT, relationship: 'root' },

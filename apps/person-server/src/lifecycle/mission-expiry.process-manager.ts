@@ -23,7 +23,7 @@ export class ExpiryNotYetDueError extends Error {
  * so the mission log, audit and later token revocation see it without a request.
  *
  * Triggered by `MissionApproved` with `expires_at` on `psmission`; the work (key = `mission_s256`,
- * due at `expires_at`) runs `applyExpiry` through `handleCommand` under the stream's expected
+ * due at `expires_at`) runs `ApplyMissionExpiry` through `handleCommand` under the stream's expected
  * revision, so the first committed transition wins (spec 3 rule 2): a terminate that committed first
  * leaves nothing to record, and a second run decides nothing (idempotent). The work is durable
  * (`pm_ps_mission_expiry-<s256>`), so a restart before the due time still records the expiry.
@@ -48,7 +48,7 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, ledge
         store,
         missionStreamName(s256),
         missionDecider,
-        { type: 'applyExpiry', now, trackedTokens },
+        { type: 'ApplyMissionExpiry', now, trackedTokens },
         { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now },
         MISSION_STREAM_OPTIONS,
       );

@@ -32,7 +32,7 @@ async function track(jti: string, expSeconds: number, endpoint: string | null = 
   await ledger.execute(
     S256,
     {
-      type: 'recordIssued',
+      type: 'RecordIssuedToken',
       approver: PS,
       missionS256: S256,
       token: { iss: PS, jti, aud: 'https://files.example', exp: new Date(T0.getTime() + expSeconds * 1000), origin: 'issued', agent: 'aauth:a@agents.example', relationship: 'root', ...(endpoint ? { revocationEndpoint: endpoint } : {}) },

@@ -17,7 +17,7 @@ import type { TokenLedger } from '../store/token-ledger.js';
 import type { RevocationClient } from './revocation-client.js';
 import type { ResourceRateLimiter } from './resource-rate-limiter.js';
 
-/** Tokens per `stop` command. */
+/** Tokens per `StopRevocations` command. */
 const BATCH = 200;
 
 export interface RevocationRoundResult {
@@ -54,11 +54,11 @@ export class TokenRevocations {
       for (let index = next++; index < candidates.length; index = next++) {
         if (options.signal?.aborted === true) return;
         const { iss, jti } = candidates[index]!;
-        const { newEvents } = await this.ledger.execute(missionS256, { type: 'recordAttempts', tokens: [{ iss, jti }], now: this.clock.now() }, context);
+        const { newEvents } = await this.ledger.execute(missionS256, { type: 'RecordRevocationAttempts', tokens: [{ iss, jti }], now: this.clock.now() }, context);
         const attempt = newEvents[0]?.data as TokenRevocationAttemptedData | undefined;
         if (attempt === undefined) continue; // confirmed, stopped or expired meanwhile
         const result = await this.call(attempt, options.signal);
-        await this.ledger.execute(missionS256, { type: 'recordResults', results: [result], now: this.clock.now() }, context);
+        await this.ledger.execute(missionS256, { type: 'RecordRevocationResults', results: [result], now: this.clock.now() }, context);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, candidates.length) }, worker));
@@ -66,7 +66,7 @@ export class TokenRevocations {
     await this.closeExpired(missionS256, state, context);
     const remaining = revocationCandidates(state, this.clock.now());
     if (remaining.length > 0 && options.lastRound) {
-      await this.inBatches(remaining, (tokens) => this.ledger.execute(missionS256, { type: 'stop', tokens, reason: 'attempts_exhausted', now: this.clock.now() }, context));
+      await this.inBatches(remaining, (tokens) => this.ledger.execute(missionS256, { type: 'StopRevocations', tokens, reason: 'attempts_exhausted', now: this.clock.now() }, context));
       return { remaining: 0 };
     }
     return { remaining: remaining.length };
@@ -104,7 +104,7 @@ export class TokenRevocations {
   private async closeExpired(missionS256: string, state: TrackedTokensState, context: CommandContext): Promise<void> {
     const now = this.clock.now();
     const expired = [...state.tokens.values()].filter((token) => token.released && token.confirmedAt === undefined && token.stopped === undefined && isExpired(token, now));
-    await this.inBatches(expired, (tokens) => this.ledger.execute(missionS256, { type: 'stop', tokens, reason: 'expired', now }, context));
+    await this.inBatches(expired, (tokens) => this.ledger.execute(missionS256, { type: 'StopRevocations', tokens, reason: 'expired', now }, context));
   }
 
   private async inBatches(tokens: readonly TokenIdentity[], work: (batch: TokenIdentity[]) => Promise<unknown>): Promise<void> {

@@ -10,7 +10,7 @@ const AGENT = 'aauth:assistant@agents.example';
 const NOW = new Date('2026-11-22T09:00:00.000Z');
 
 const issue = (jti: string): RecordIssuedToken => ({
-  type: 'recordIssued',
+  type: 'RecordIssuedToken',
   approver: PS,
   missionS256: S256,
   token: { iss: PS, jti, aud: 'https://files.example', exp: new Date(NOW.getTime() + 300_000), origin: 'issued', agent: AGENT, relationship: 'root' },

@@ -31,7 +31,7 @@ describe('DESIGN 2.4 "Serialization" with the embedded store: attachments are se
 
     const childMissionId = (n: number): string => missionIdFromBytes(Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? n + 1 : 7)));
     const attach = (n: number): AttachChild => ({
-      type: 'attachChild',
+      type: 'AttachChild',
       childMissionId: childMissionId(n),
       childClientId: `child-agent-${n}`,
       parentEntryIndexes: [0],

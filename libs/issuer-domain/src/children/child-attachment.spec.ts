@@ -2,7 +2,7 @@ import { fold, given } from '@mission/decider';
 import { authorityHash } from '../authority-set/authority-hash.js';
 import type { AuthoritySet } from '../authority-set/authority-set.js';
 import { InvalidCommandError } from '../shared/errors.js';
-import type { AttachChild, ChildReachedTerminal } from '../mission/mission.commands.js';
+import type { AttachChild, DetachChild } from '../mission/mission.commands.js';
 import { missionDecider } from '../mission/mission.decider.js';
 import { MissionNotActiveError, MissionNotFoundError } from '../mission/mission.errors.js';
 import type { ChildMissionAttached, ChildMissionDetached, MissionEvent } from '../mission/mission.events.js';
@@ -27,7 +27,7 @@ const parentCreated = missionDecider.decide(createCommand({ authoritySet: PARENT
 const childId = (n: number): string => missionIdFromBytes(new Uint8Array(16).fill(10 + n));
 
 const attach = (n: number, parentEntryIndexes: number[] = [0], now = T1): AttachChild => ({
-  type: 'attachChild',
+  type: 'AttachChild',
   childMissionId: childId(n),
   childClientId: `child-agent-${n}`,
   parentEntryIndexes,
@@ -47,7 +47,7 @@ const attached = (n: number, parentEntryIndexes: number[] = [0], now = T1): Chil
     ...attachmentExtras(childId(n), n, now, PARENT_SET, parentEntryIndexes).data,
   },
 });
-const reachedTerminal = (n: number, state: ChildReachedTerminal['state'] = 'completed'): ChildReachedTerminal => ({ type: 'childReachedTerminal', childMissionId: childId(n), state, now: T2 });
+const reachedTerminal = (n: number, state: DetachChild['state'] = 'completed'): DetachChild => ({ type: 'DetachChild', childMissionId: childId(n), state, now: T2 });
 const detached = (n: number, state: ChildMissionDetached['data']['state'] = 'completed'): ChildMissionDetached => ({
   type: 'ChildMissionDetached',
   data: { mission_id: MISSION_ID, child_mission_id: childId(n), state, occurred_at: T2.toISOString() },
@@ -63,7 +63,7 @@ function transition(type: 'MissionSuspended' | 'MissionRevoked', state: 'suspend
 const stateOf = (history: MissionEvent[]): MissionState => fold(missionDecider, [parentCreated, ...history]);
 
 describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spec 2.4, spec 8 max_children)', () => {
-  describe('attachChild', () => {
+  describe('AttachChild', () => {
     it('DESIGN 2.4: attaches a child under an active parent with its justifying parent entries', () => {
       const state = given(missionDecider, [parentCreated]).when(attach(1, [0, 2, 0])).then([attached(1, [0, 2, 0])]);
       expect(missionExists(state) && state.children.get(childId(1))).toEqual({ parentEntryIndexes: [0, 2, 0], terminal: false });
@@ -144,7 +144,7 @@ describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spe
     });
   });
 
-  describe('childReachedTerminal', () => {
+  describe('DetachChild (a child reached a terminal state)', () => {
     it('spec 2.4 rule 2: records ChildMissionDetached and frees the slot', () => {
       const state = given(missionDecider, [parentCreated, attached(1)]).when(reachedTerminal(1, 'cascaded')).then([detached(1, 'cascaded')]);
       expect(missionExists(state) && state.children.get(childId(1))).toEqual({ parentEntryIndexes: [0], terminal: true });
@@ -162,7 +162,7 @@ describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spe
 
     it('refuses a non-terminal state with InvalidCommandError', () => {
       given(missionDecider, [parentCreated, attached(1)])
-        .when({ ...reachedTerminal(1), state: 'suspended' as ChildReachedTerminal['state'] })
+        .when({ ...reachedTerminal(1), state: 'suspended' as DetachChild['state'] })
         .thenThrows(InvalidCommandError);
     });
   });
@@ -176,7 +176,7 @@ describe('Child attachment on the parent stream (DESIGN 2.4 "Serialization", spe
     expect(after.lifecycle).toBe('active');
     // The next lifecycle transition is version 2, as without children.
     given(missionDecider, [parentCreated, attached(1), detached(1)])
-      .when({ type: 'suspend', actor: CLIENT, reason: 'because', now: T1, expectedVersion: 1 })
+      .when({ type: 'ChangeMissionLifecycle', operation: 'suspend', actor: CLIENT, reason: 'because', now: T1, expectedVersion: 1 })
       .then([transition('MissionSuspended', 'suspended')].map((event) => ({ ...event, data: { ...event.data, expected_version: 1 } }) as MissionEvent));
   });
 

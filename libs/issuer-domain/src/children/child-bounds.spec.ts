@@ -11,7 +11,7 @@ import { requireDistinctChildActor, requireIntentWithinParent } from './child-cr
 
 /*
  * Issue 11 items 1 and 9 — the mission decider itself refuses what spec 2.1, 2.5 and 8 forbid, over the parent's
- * real state (attachChild) and on the child's own stream (create), so no caller can write such a child by
+ * real state (AttachChild) and on the child's own stream (CreateMission), so no caller can write such a child by
  * going around the service. Each test is an attacker's command the decider used to accept.
  */
 
@@ -24,13 +24,13 @@ const parentCreated = missionDecider.decide(createCommand({ authoritySet: PARENT
 const CHILD_ID = missionIdFromBytes(new Uint8Array(16).fill(42));
 
 const attach = (overrides: Partial<AttachChild> = {}): AttachChild => ({
-  type: 'attachChild', childMissionId: CHILD_ID, childClientId: 'child-agent-1', parentEntryIndexes: [0], actor: CLIENT, now: T1,
+  type: 'AttachChild', childMissionId: CHILD_ID, childClientId: 'child-agent-1', parentEntryIndexes: [0], actor: CLIENT, now: T1,
   ...attachmentExtras(CHILD_ID, 1, T1, PARENT_SET).command,
   ...overrides,
 });
 const parent = fold(missionDecider, [parentCreated]);
 
-describe('attachChild decides the child\'s bounds over the parent\'s state (issue 11 items 1, 9)', () => {
+describe('AttachChild decides the child\'s bounds over the parent\'s state (issue 11 items 1, 9)', () => {
   it('accepts a child within the parent (the control case for every refusal below)', () => {
     expect(missionDecider.decide(attach(), parent).map((event) => event.type)).toEqual(['ChildMissionAttached']);
   });

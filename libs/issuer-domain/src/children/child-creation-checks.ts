@@ -11,7 +11,7 @@ import { activeChildCount } from './fan-out.js';
 /*
  * The pure checks of spec 4.1 steps 3–9, one function per step, each refusing with its spec 7
  * denial reason. The application runs them in step order over state it read from the parent's
- * stream; step 10 (attachChild on the parent's stream at that revision) re-decides 4 and 8 atomically.
+ * stream; step 10 (AttachChild on the parent's stream at that revision) re-decides 4 and 8 atomically.
  */
 
 /** Known `delegation.children` members (spec 2.4); any other is a control this issuer cannot enforce. */
@@ -124,7 +124,7 @@ export function requireIntentWithinParent(parent: Mission, intent: MissionIntent
 
 /**
  * Spec 4.1 step 8, spec 2.4 rules 2–3, spec 8: one more non-terminal child per justifying entry must
- * stay within its `max_children`. Decided again by attachChild at the commit (the serialization point).
+ * stay within its `max_children`. Decided again by AttachChild at the commit (the serialization point).
  */
 export function requireFanOut(parent: Mission, justifiedBy: readonly number[]): FanOutRecord[] {
   const records: FanOutRecord[] = [];

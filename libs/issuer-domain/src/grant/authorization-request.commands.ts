@@ -3,7 +3,7 @@ import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { Actor } from '../shared/actor.js';
 
 export interface PushAuthorizationRequest {
-  readonly type: 'push';
+  readonly type: 'PushAuthorizationRequest';
   readonly requestId: string;
   readonly clientId: string;
   readonly redirectUri: string;
@@ -21,7 +21,7 @@ export interface PushAuthorizationRequest {
 
 /** `/authorize` approval (consent page or the client's approval policy). */
 export interface ApproveAuthorizationRequest {
-  readonly type: 'approve';
+  readonly type: 'ApproveAuthorizationRequest';
   /** The `client_id` sent to `/authorize` with the `request_uri`. */
   readonly clientId: string;
   readonly missionId: string;
@@ -31,7 +31,7 @@ export interface ApproveAuthorizationRequest {
 }
 
 export interface DeclineAuthorizationRequest {
-  readonly type: 'decline';
+  readonly type: 'DeclineAuthorizationRequest';
   readonly clientId: string;
   readonly actor: Actor;
   readonly reason: string;

@@ -22,7 +22,7 @@ const REQUEST_EXPIRES = at('2026-11-22T09:01:30.000Z');
 const T1 = at('2026-11-22T09:00:30.000Z');
 
 const push = (overrides: Partial<PushAuthorizationRequest> = {}): PushAuthorizationRequest => ({
-  type: 'push',
+  type: 'PushAuthorizationRequest',
   requestId: REQUEST_ID,
   clientId: 'agent-a',
   redirectUri: 'http://127.0.0.1:9000/cb',
@@ -53,12 +53,12 @@ const received: AuthorizationRequestEvent = {
     occurred_at: T0.toISOString(),
   },
 };
-const approve = { type: 'approve', clientId: 'agent-a', missionId: MISSION_ID, grantId: GRANT_ID, approvedBy: APPROVER, now: T1 } as const;
+const approve = { type: 'ApproveAuthorizationRequest', clientId: 'agent-a', missionId: MISSION_ID, grantId: GRANT_ID, approvedBy: APPROVER, now: T1 } as const;
 const approved: AuthorizationRequestEvent = {
   type: 'AuthorizationRequestApproved',
   data: { request_id: REQUEST_ID, mission_id: MISSION_ID, grant_id: GRANT_ID, approved_by: APPROVER, occurred_at: T1.toISOString() },
 };
-const decline = { type: 'decline', clientId: 'agent-a', actor: APPROVER, reason: 'access_denied', now: T1 } as const;
+const decline = { type: 'DeclineAuthorizationRequest', clientId: 'agent-a', actor: APPROVER, reason: 'access_denied', now: T1 } as const;
 const declined: AuthorizationRequestEvent = {
   type: 'AuthorizationRequestDeclined',
   data: { request_id: REQUEST_ID, actor: APPROVER, reason: 'access_denied', occurred_at: T1.toISOString() },

@@ -45,9 +45,9 @@ export const authorizationRequestDecider: Decider<AuthorizationRequestCommand, A
 
   decide(command, state) {
     switch (command.type) {
-      case 'push':
+      case 'PushAuthorizationRequest':
         return decidePush(command, state);
-      case 'approve': {
+      case 'ApproveAuthorizationRequest': {
         assertDate(command.now, 'now');
         assertActor(command.approvedBy, 'approvedBy');
         if (!isMissionId(command.missionId)) throw new InvalidCommandError('missionId must be a mission_id');
@@ -66,7 +66,7 @@ export const authorizationRequestDecider: Decider<AuthorizationRequestCommand, A
           },
         ];
       }
-      case 'decline': {
+      case 'DeclineAuthorizationRequest': {
         assertDate(command.now, 'now');
         assertActor(command.actor, 'actor');
         assertText(command.reason, 'reason', 1000);

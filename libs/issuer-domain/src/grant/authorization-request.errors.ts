@@ -30,5 +30,5 @@ export class AuthorizationRequestAlreadyUsedError extends IssuerDomainError {
   }
 }
 
-/** A second `push` on the same stream (ids are random: a bug). */
+/** A second `PushAuthorizationRequest` on the same stream (ids are random: a bug). */
 export class AuthorizationRequestExistsError extends IssuerDomainError {}

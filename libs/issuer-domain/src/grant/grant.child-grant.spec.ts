@@ -41,7 +41,7 @@ const T2 = at('2026-11-22T09:05:00.000Z');
 const T3 = at('2026-11-22T09:10:00.000Z');
 
 const issue = (overrides: Partial<IssueChildGrant> = {}): IssueChildGrant => ({
-  type: 'issueChildGrant',
+  type: 'IssueChildGrant',
   grantId: GRANT_ID,
   missionId: MISSION_ID,
   parentMissionId: OTHER_MISSION_ID,
@@ -66,7 +66,7 @@ const issued: GrantEvent = {
   },
 };
 const redeem = (overrides: Partial<RedeemChildGrant> = {}): RedeemChildGrant => ({
-  type: 'redeemChildGrant',
+  type: 'RedeemChildGrant',
   grantHash: GRANT_HASH,
   clientId: CHILD,
   dpopJkt: CHILD_JKT,
@@ -78,7 +78,7 @@ const redeemed: GrantEvent = { type: 'ChildGrantRedeemed', data: { grant_id: GRA
 const rt1Issued: GrantEvent = { type: 'RefreshTokenIssued', data: { grant_id: GRANT_ID, refresh_token_hash: RT1, jkt: CHILD_JKT, occurred_at: T1.toISOString() } };
 const active = [issued, redeemed, rt1Issued];
 const refresh = (overrides: Partial<RotateRefreshToken> = {}): RotateRefreshToken => ({
-  type: 'refresh',
+  type: 'RotateRefreshToken',
   refreshTokenHash: RT1,
   newRefreshTokenHash: RT2,
   clientId: CHILD,
@@ -86,7 +86,7 @@ const refresh = (overrides: Partial<RotateRefreshToken> = {}): RotateRefreshToke
   now: T2,
   ...overrides,
 });
-const lapse = (now = GRANT_EXPIRES): LapseChildGrant => ({ type: 'lapseChildGrant', actor: LAPSE_PROCESS, now });
+const lapse = (now = GRANT_EXPIRES): LapseChildGrant => ({ type: 'LapseChildGrant', actor: LAPSE_PROCESS, now });
 const revokedFor = (reason: GrantRevocationReason, now: Date, actor: { id: string; role: string } = { id: CHILD, role: 'client' }): GrantEvent => ({
   type: 'GrantRevoked',
   data: { grant_id: GRANT_ID, mission_id: MISSION_ID, reason, actor, occurred_at: now.toISOString() },
@@ -112,7 +112,7 @@ const codeIssued: GrantEvent = {
 };
 const codeRedeemed: GrantEvent = { type: 'AuthorizationCodeRedeemed', data: { grant_id: CODE_GRANT_ID, client_id: PARENT_CLIENT, jkt: PARENT_JKT, occurred_at: T1.toISOString() } };
 const redeemCode = (overrides: Partial<RedeemAuthorizationCode> = {}): RedeemAuthorizationCode => ({
-  type: 'redeemCode',
+  type: 'RedeemAuthorizationCode',
   codeHash: GRANT_HASH,
   clientId: CHILD,
   redirectUri: REDIRECT,
@@ -123,7 +123,7 @@ const redeemCode = (overrides: Partial<RedeemAuthorizationCode> = {}): RedeemAut
 });
 
 describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, spec 4.2, spec 5)', () => {
-  describe('issueChildGrant', () => {
+  describe('IssueChildGrant', () => {
     it('DESIGN 2.4: records ChildGrantIssued with the child mission, its parent, the child actor and only the grant hash', () => {
       const state = given(grantDecider).when(issue()).then([issued]);
       expect(state).toEqual({
@@ -162,7 +162,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
   });
 
-  describe('redeemChildGrant', () => {
+  describe('RedeemChildGrant', () => {
     it('spec 2.5 rule 8, 5 rules 3–4 (attacker: the child actor presents the parent grant\'s key or a grandparent grant\'s key): refused, nothing recorded, the grant stays redeemable', () => {
       const GRANDPARENT_JKT = sha256Base64url('grandparent client key');
       const lineage = { ...issued, data: { ...issued.data, lineage_jkts: [PARENT_JKT, GRANDPARENT_JKT] } } as GrantEvent;
@@ -256,7 +256,7 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
   });
 
-  describe('lapseChildGrant', () => {
+  describe('LapseChildGrant', () => {
     it('DESIGN 2.4: an unredeemed creation grant lapses: GrantRevoked child_grant_unredeemed, then redemption is refused', () => {
       const state = given(grantDecider, [issued]).when(lapse()).then([revokedFor('child_grant_unredeemed', GRANT_EXPIRES, LAPSE_PROCESS)]);
       expect(state).toMatchObject({ status: 'revoked', codeRedeemed: false, revocation: { reason: 'child_grant_unredeemed' } });
@@ -284,8 +284,8 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
 
     it('DESIGN 2.4 lapse: refuses a lapse without a valid actor or time (InvalidCommandError)', () => {
-      given(grantDecider, [issued]).when({ type: 'lapseChildGrant', actor: { id: '', role: 'system' }, now: GRANT_EXPIRES }).thenThrows(InvalidCommandError);
-      given(grantDecider, [issued]).when({ type: 'lapseChildGrant', actor: LAPSE_PROCESS, now: new Date(Number.NaN) }).thenThrows(InvalidCommandError);
+      given(grantDecider, [issued]).when({ type: 'LapseChildGrant', actor: { id: '', role: 'system' }, now: GRANT_EXPIRES }).thenThrows(InvalidCommandError);
+      given(grantDecider, [issued]).when({ type: 'LapseChildGrant', actor: LAPSE_PROCESS, now: new Date(Number.NaN) }).thenThrows(InvalidCommandError);
     });
   });
 
@@ -316,9 +316,9 @@ describe('Child Mission creation grant (DESIGN 2.4 redemption, spec 4.1 rule 3, 
     });
 
     it('DESIGN 2.1 /revoke (RFC 7009), spec 5 rule 3: the child revokes its own refresh token, the parent client cannot; an administrator revokes the grant', () => {
-      given(grantDecider, active).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: CHILD, now: T2 }).then([revokedFor('client_revocation', T2)]);
-      given(grantDecider, active).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: PARENT_CLIENT, now: T2 }).thenThrows(GrantClientMismatchError);
-      given(grantDecider, [issued]).when({ type: 'revokeGrant', actor: ADMIN, now: T2 }).then([revokedFor('administrative', T2, ADMIN)]);
+      given(grantDecider, active).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: CHILD, now: T2 }).then([revokedFor('client_revocation', T2)]);
+      given(grantDecider, active).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: PARENT_CLIENT, now: T2 }).thenThrows(GrantClientMismatchError);
+      given(grantDecider, [issued]).when({ type: 'RevokeGrant', actor: ADMIN, now: T2 }).then([revokedFor('administrative', T2, ADMIN)]);
     });
   });
 });

@@ -3,7 +3,7 @@ import type { Actor } from '../shared/actor.js';
 /* Hashes are computed by the application (grantTokenHash; S256 of the code_verifier). */
 
 export interface IssueAuthorizationCode {
-  readonly type: 'issueCode';
+  readonly type: 'IssueAuthorizationCode';
   readonly grantId: string;
   readonly missionId: string;
   readonly clientId: string;
@@ -17,7 +17,7 @@ export interface IssueAuthorizationCode {
 }
 
 export interface RedeemAuthorizationCode {
-  readonly type: 'redeemCode';
+  readonly type: 'RedeemAuthorizationCode';
   readonly codeHash: string;
   /** The authenticated client. */
   readonly clientId: string;
@@ -32,7 +32,7 @@ export interface RedeemAuthorizationCode {
 }
 
 export interface RotateRefreshToken {
-  readonly type: 'refresh';
+  readonly type: 'RotateRefreshToken';
   readonly refreshTokenHash: string;
   readonly newRefreshTokenHash: string;
   readonly clientId: string;
@@ -42,21 +42,21 @@ export interface RotateRefreshToken {
 
 /** RFC 7009 revocation of a refresh token by its client. */
 export interface RevokeRefreshToken {
-  readonly type: 'revokeRefreshToken';
+  readonly type: 'RevokeRefreshToken';
   readonly refreshTokenHash: string;
   readonly clientId: string;
   readonly now: Date;
 }
 
 export interface RevokeGrant {
-  readonly type: 'revokeGrant';
+  readonly type: 'RevokeGrant';
   readonly actor: Actor;
   readonly now: Date;
 }
 
 /** DESIGN 2.4: the creation grant of a Child Mission, issued at the creation commit. */
 export interface IssueChildGrant {
-  readonly type: 'issueChildGrant';
+  readonly type: 'IssueChildGrant';
   readonly grantId: string;
   readonly missionId: string;
   readonly parentMissionId: string;
@@ -72,7 +72,7 @@ export interface IssueChildGrant {
 
 /** DESIGN 2.4 redemption by the child actor with its own key; single use (a second use revokes the grant). */
 export interface RedeemChildGrant {
-  readonly type: 'redeemChildGrant';
+  readonly type: 'RedeemChildGrant';
   readonly grantHash: string;
   readonly clientId: string;
   readonly dpopJkt: string;
@@ -82,7 +82,7 @@ export interface RedeemChildGrant {
 
 /** The creation grant lapsed unredeemed (from the process manager); revoking a redeemed grant decides nothing. */
 export interface LapseChildGrant {
-  readonly type: 'lapseChildGrant';
+  readonly type: 'LapseChildGrant';
   readonly actor: Actor;
   readonly now: Date;
 }

@@ -55,7 +55,7 @@ const codeIssued: GrantEvent = {
   },
 };
 const redeem = (overrides: Partial<RedeemAuthorizationCode> = {}): RedeemAuthorizationCode => ({
-  type: 'redeemCode',
+  type: 'RedeemAuthorizationCode',
   codeHash: CODE_HASH,
   clientId: 'agent-a',
   redirectUri: REDIRECT,
@@ -68,7 +68,7 @@ const redeem = (overrides: Partial<RedeemAuthorizationCode> = {}): RedeemAuthori
 const redeemed: GrantEvent = { type: 'AuthorizationCodeRedeemed', data: { grant_id: GRANT_ID, client_id: 'agent-a', jkt: JKT, occurred_at: T1.toISOString() } };
 const rt1Issued: GrantEvent = { type: 'RefreshTokenIssued', data: { grant_id: GRANT_ID, refresh_token_hash: RT1, jkt: JKT, occurred_at: T1.toISOString() } };
 const refresh = (overrides: Partial<RotateRefreshToken> = {}): RotateRefreshToken => ({
-  type: 'refresh',
+  type: 'RotateRefreshToken',
   refreshTokenHash: RT1,
   newRefreshTokenHash: RT2,
   clientId: 'agent-a',
@@ -88,12 +88,12 @@ describe('authorization grant decider (grant-<id>)', () => {
   describe('issuing the code', () => {
     it('DESIGN 2.3: stores only the code hash, with client, redirect URI, S256 challenge, DPoP key and expiry', () => {
       given(grantDecider)
-        .when({ type: 'issueCode', grantId: GRANT_ID, missionId: MISSION_ID, clientId: 'agent-a', codeHash: CODE_HASH, redirectUri: REDIRECT, codeChallenge: CHALLENGE, dpopJkt: JKT, requestId: REQUEST_ID, expiresAt: CODE_EXPIRES, now: T0 })
+        .when({ type: 'IssueAuthorizationCode', grantId: GRANT_ID, missionId: MISSION_ID, clientId: 'agent-a', codeHash: CODE_HASH, redirectUri: REDIRECT, codeChallenge: CHALLENGE, dpopJkt: JKT, requestId: REQUEST_ID, expiresAt: CODE_EXPIRES, now: T0 })
         .then([codeIssued]);
     });
 
     it('refuses a raw code where its hash belongs, and a second issue on the stream', () => {
-      const base = { type: 'issueCode', grantId: GRANT_ID, missionId: MISSION_ID, clientId: 'agent-a', redirectUri: REDIRECT, codeChallenge: CHALLENGE, expiresAt: CODE_EXPIRES, now: T0 } as const;
+      const base = { type: 'IssueAuthorizationCode', grantId: GRANT_ID, missionId: MISSION_ID, clientId: 'agent-a', redirectUri: REDIRECT, codeChallenge: CHALLENGE, expiresAt: CODE_EXPIRES, now: T0 } as const;
       given(grantDecider).when({ ...base, codeHash: token(1) }).thenThrows(InvalidCommandError);
       given(grantDecider, [codeIssued]).when({ ...base, codeHash: CODE_HASH }).thenThrows(InvalidCommandError);
       given(grantDecider).when({ ...base, codeHash: CODE_HASH, expiresAt: T0 }).thenThrows(InvalidCommandError);
@@ -192,23 +192,23 @@ describe('authorization grant decider (grant-<id>)', () => {
 
   describe('RFC 7009 revocation and administrative revocation', () => {
     it('RFC 7009 §2.1: the client revokes its refresh token, which revokes the grant', () => {
-      given(grantDecider, active).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T2 }).then([revokedFor('client_revocation', T2)]);
+      given(grantDecider, active).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T2 }).then([revokedFor('client_revocation', T2)]);
     });
 
     it('RFC 7009 §2.2: unknown tokens, unknown grants and already revoked grants change nothing (answered 200)', () => {
-      given(grantDecider, active).when({ type: 'revokeRefreshToken', refreshTokenHash: RT3, clientId: 'agent-a', now: T2 }).thenNothingHappens();
-      given(grantDecider).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T2 }).thenNothingHappens();
-      given(grantDecider, [...active, revokedFor('client_revocation', T2)]).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T3 }).thenNothingHappens();
+      given(grantDecider, active).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT3, clientId: 'agent-a', now: T2 }).thenNothingHappens();
+      given(grantDecider).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T2 }).thenNothingHappens();
+      given(grantDecider, [...active, revokedFor('client_revocation', T2)]).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-a', now: T3 }).thenNothingHappens();
     });
 
     it('RFC 7009 §2.1: a token of another client is refused', () => {
-      given(grantDecider, active).when({ type: 'revokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-b', now: T2 }).thenThrows(GrantClientMismatchError);
+      given(grantDecider, active).when({ type: 'RevokeRefreshToken', refreshTokenHash: RT1, clientId: 'agent-b', now: T2 }).thenThrows(GrantClientMismatchError);
     });
 
     it('an administrator or process revokes a grant once', () => {
-      given(grantDecider, active).when({ type: 'revokeGrant', actor: ADMIN, now: T2 }).then([revokedFor('administrative', T2, ADMIN)]);
-      given(grantDecider, [...active, revokedFor('administrative', T2, ADMIN)]).when({ type: 'revokeGrant', actor: ADMIN, now: T3 }).thenNothingHappens();
-      given(grantDecider).when({ type: 'revokeGrant', actor: ADMIN, now: T3 }).thenThrows(GrantNotFoundError);
+      given(grantDecider, active).when({ type: 'RevokeGrant', actor: ADMIN, now: T2 }).then([revokedFor('administrative', T2, ADMIN)]);
+      given(grantDecider, [...active, revokedFor('administrative', T2, ADMIN)]).when({ type: 'RevokeGrant', actor: ADMIN, now: T3 }).thenNothingHappens();
+      given(grantDecider).when({ type: 'RevokeGrant', actor: ADMIN, now: T3 }).thenThrows(GrantNotFoundError);
     });
   });
 });

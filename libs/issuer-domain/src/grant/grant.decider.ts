@@ -45,25 +45,25 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
   decide(command, state) {
     assertDate(command.now, 'now');
     switch (command.type) {
-      case 'issueCode':
+      case 'IssueAuthorizationCode':
         return decideIssue(command, state);
-      case 'redeemCode':
+      case 'RedeemAuthorizationCode':
         return decideRedeem(command, state);
-      case 'refresh':
+      case 'RotateRefreshToken':
         return decideRefresh(command, state);
-      case 'revokeRefreshToken':
+      case 'RevokeRefreshToken':
         return decideRevokeRefreshToken(command, state);
-      case 'issueChildGrant':
+      case 'IssueChildGrant':
         return decideIssueChildGrant(command, state);
-      case 'redeemChildGrant':
+      case 'RedeemChildGrant':
         return decideRedeemChildGrant(command, state);
-      case 'lapseChildGrant':
+      case 'LapseChildGrant':
         assertActor(command.actor, 'actor');
         if (state.status !== 'code_issued' || state.kind !== 'child_creation') return [];
         // A process manager running early (clock skew between replicas) must not take a grant the child may still redeem.
         if (command.now.getTime() < state.codeExpiresAt.getTime()) throw new ChildGrantNotYetExpiredError();
         return [revoked(state, 'child_grant_unredeemed', command.actor, command.now)];
-      case 'revokeGrant':
+      case 'RevokeGrant':
         assertActor(command.actor, 'actor');
         if (state.status === 'none') throw new GrantNotFoundError();
         if (state.status === 'revoked') return [];

@@ -98,7 +98,7 @@ export class WrongGrantKindError extends InvalidGrantError {
   }
 }
 
-/** `lapseChildGrant` before the grant's expiry (e.g. clock skew between replicas): retry later. Not a client error. */
+/** `LapseChildGrant` before the grant's expiry (e.g. clock skew between replicas): retry later. Not a client error. */
 export class ChildGrantNotYetExpiredError extends IssuerDomainError {
   constructor() {
     super('the creation grant has not reached its expiry yet');

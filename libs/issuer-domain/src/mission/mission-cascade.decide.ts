@@ -82,7 +82,7 @@ export function decideCascade(command: CascadeMission, state: MissionState): Mis
 
 /**
  * The stream of an attached child holds no mission yet (creation in flight, or crashed after the
- * attachment): the cascade marks it, so the in-flight `create` is refused and nothing under this id can
+ * attachment): the cascade marks it, so the in-flight `CreateMission` is refused and nothing under this id can
  * ever become active. The caller vouches for the attachment (the cascade reads it on the parent's
  * stream); there is no `parent` member here to check it against. Idempotent.
  */

@@ -13,7 +13,7 @@
  * both non-terminal states; in particular a suspended mission may be completed or revoked without
  * first being resumed (resuming just to end it would briefly re-grant authority). Only `resume`
  * grants authority back, and only from `suspended`. `cascaded` is recorded only by the cascade
- * process manager (`cascade` command, spec 3.2) from either non-terminal state; `superseded`
+ * process manager (`CascadeMission` command, spec 3.2) from either non-terminal state; `superseded`
  * (expansion) is reserved. Terminal states never change.
  */
 export const MISSION_LIFECYCLE_STATES = ['active', 'suspended', 'completed', 'superseded', 'revoked', 'expired', 'cascaded'] as const;

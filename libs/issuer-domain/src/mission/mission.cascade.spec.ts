@@ -62,7 +62,7 @@ const detached = (n: number, state: TerminalMissionState = 'completed'): ChildMi
 
 /** The parent ended at T2 unless told otherwise. */
 const cascade = (overrides: Partial<CascadeMission> = {}): CascadeMission => ({
-  type: 'cascade',
+  type: 'CascadeMission',
   actor: CASCADE_PROCESS,
   missionId: MISSION_ID,
   parentMissionId: OTHER_MISSION_ID,
@@ -90,7 +90,7 @@ function cascaded(previous: MissionLifecycleState, version: number, parentState:
   };
 }
 
-const op = (type: LifecycleOperation, now = T1): ChangeMissionLifecycle => ({ type, actor: CLIENT, reason: `please ${type}`, now });
+const op = (operation: LifecycleOperation, now = T1): ChangeMissionLifecycle => ({ type: 'ChangeMissionLifecycle', operation, actor: CLIENT, reason: `please ${operation}`, now });
 const EVENT_TYPES = { suspend: 'MissionSuspended', resume: 'MissionResumed', revoke: 'MissionRevoked', complete: 'MissionCompleted' } as const;
 function transition(
   type: LifecycleOperation,
@@ -128,7 +128,7 @@ const stateAfter = (state: MissionState): Mission => {
 };
 
 describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 6 item 1)', () => {
-  describe('cascade', () => {
+  describe('CascadeMission', () => {
     it.each(['revoked', 'expired', 'completed', 'superseded', 'cascaded'] as const)(
       'spec 3.2 row 1: a %s parent moves an active child to cascaded (version + 1, previous_state, trigger, parent_id)',
       (parentState) => {
@@ -171,7 +171,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
       for (const operation of ['resume', 'suspend', 'revoke', 'complete'] as const) {
         given(missionDecider, history).when(op(operation, T3)).thenThrows(MissionNotActiveError, (error) => expect(error).toMatchObject({ state: 'cascaded' }));
       }
-      given(missionDecider, history).when({ type: 'expire', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT }).thenNothingHappens();
+      given(missionDecider, history).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT }).thenNothingHappens();
     });
 
     it('spec 3.2: a cascade does not record an idempotency nonce (it is no client request)', () => {
@@ -270,7 +270,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
       for (const operation of ['resume', 'suspend', 'revoke', 'complete'] as const) {
         given(missionDecider, marker).when(op(operation, T3)).thenThrows(MissionNotActiveError, (error) => expect(error).toMatchObject({ state: 'cascaded' }));
       }
-      given(missionDecider, marker).when({ type: 'expire', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT }).thenThrows(MissionNotFoundError);
+      given(missionDecider, marker).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT }).thenThrows(MissionNotFoundError);
       // A MissionCreated that did commit first is never undone by a later marker event (evolve ignores it).
       expect(missionExists(missionDecider.evolve(missionDecider.evolve(initialMissionState, childCreated), marker[0]!))).toBe(true);
     });
@@ -286,7 +286,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
 
     it('spec 2.4 rule 2: a child\'s recorded expiry carries parent_id', () => {
       given(missionDecider, [childCreated])
-        .when({ type: 'expire', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT })
+        .when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT })
         .then([expired('active', 2, CHILD_EXPIRES_AT, { parent_id: OTHER_MISSION_ID })]);
     });
 
@@ -301,7 +301,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
 
     it('spec 3.2 cascade trigger: a root mission\'s recorded expiry with open children carries open_children', () => {
       given(missionDecider, [rootCreated, attached(1)])
-        .when({ type: 'expire', actor: EXPIRY_PROCESS, now: EXPIRES_AT })
+        .when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: EXPIRES_AT })
         .then([expired('active', 2, EXPIRES_AT, { open_children: 1 })]);
     });
 
@@ -310,7 +310,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
         .when(op('revoke', T2))
         .then([transition('revoke', 'active', 'revoked', 2, { parent_id: OTHER_MISSION_ID, open_children: 2 }, T2)]);
       given(missionDecider, [childCreated, attached(1)])
-        .when({ type: 'expire', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT })
+        .when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: CHILD_EXPIRES_AT })
         .then([expired('active', 2, CHILD_EXPIRES_AT, { parent_id: OTHER_MISSION_ID, open_children: 1 })]);
     });
 
@@ -324,7 +324,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
       given(missionDecider, [rootCreated]).when(op('revoke')).then([transition('revoke', 'active', 'revoked', 2)]);
       given(missionDecider, [rootCreated, attached(1), detached(1, 'cascaded')]).when(op('complete', T2)).then([transition('complete', 'active', 'completed', 2, {}, T2)]);
       given(missionDecider, [rootCreated, attached(1), detached(1)])
-        .when({ type: 'expire', actor: EXPIRY_PROCESS, now: EXPIRES_AT })
+        .when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: EXPIRES_AT })
         .then([expired('active', 2, EXPIRES_AT)]);
     });
 
@@ -338,7 +338,7 @@ describe('Mission decider: immediate cascade (spec 3.1 cascaded, spec 3.2, spec 
     });
 
     it('spec 3.2: an administrator\'s revoke of a child carries parent_id like the client\'s', () => {
-      const command: ChangeMissionLifecycle = { type: 'revoke', actor: ADMIN, reason: 'incident', now: T1 };
+      const command: ChangeMissionLifecycle = { type: 'ChangeMissionLifecycle', operation: 'revoke', actor: ADMIN, reason: 'incident', now: T1 };
       const event = missionDecider.decide(command, stateAfter(given(missionDecider, [childCreated]).when(op('suspend')).then([transition('suspend', 'active', 'suspended', 2)])));
       expect(event).toEqual([
         {

@@ -10,7 +10,7 @@ import { actorData, assertActor } from '../shared/actor.js';
 import { InvalidCommandError } from '../shared/errors.js';
 import { assertDate, assertText } from '../shared/guards.js';
 import { authorityObstacle } from '../subset/check-strict-subset.js';
-import type { AttachChild, RequestedChild, ChildReachedTerminal, CreateMission, ParentBounds } from './mission.commands.js';
+import type { AttachChild, RequestedChild, DetachChild, CreateMission, ParentBounds } from './mission.commands.js';
 import { MissionNotFoundError } from './mission.errors.js';
 import type { ChildMissionAttached, ChildMissionDetached, MissionEvent } from './mission.events.js';
 import { effectiveState, missionExists, type Mission, type MissionState } from './mission.state.js';
@@ -129,7 +129,7 @@ function checkedAttachedChild(child: RequestedChild, indexes: readonly number[],
 }
 
 /** Spec 2.4 rule 2: a terminal child frees its slots. Unknown or already detached children: no events. */
-export function decideChildReachedTerminal(command: ChildReachedTerminal, state: MissionState): MissionEvent[] {
+export function decideDetachChild(command: DetachChild, state: MissionState): MissionEvent[] {
   assertDate(command.now, 'now');
   if (!isMissionId(command.childMissionId)) throw new InvalidCommandError('childMissionId must be a mission_id');
   if (!(MISSION_LIFECYCLE_STATES as readonly string[]).includes(command.state) || !isTerminalMissionState(command.state)) {

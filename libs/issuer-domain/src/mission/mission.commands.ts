@@ -8,7 +8,7 @@ import type { CascadeMode, ParentLink } from './parent-link.js';
 
 /** Approval creates the mission `active` (DESIGN 2.3). The application generates the id. */
 export interface CreateMission {
-  readonly type: 'create';
+  readonly type: 'CreateMission';
   readonly missionId: string;
   /** The issuer identifier (BASE_URL); `authorityHash` must be computed with it. */
   readonly issuer: string;
@@ -27,7 +27,7 @@ export interface CreateMission {
   /**
    * Child missions only, REQUIRED with `parent` (spec 2.1, 8 `expires_at`; issue 11 item 9): the parent's
    * bounds as read for the creation, so the child's own record can never outlive the parent or name a
-   * resource the parent's intent does not. `attachChild` on the parent's stream decides the same bounds over
+   * resource the parent's intent does not. `AttachChild` on the parent's stream decides the same bounds over
    * the parent's real state; this is the child stream's own guard.
    */
   readonly parentBounds?: ParentBounds;
@@ -39,7 +39,7 @@ export interface ParentBounds {
   readonly intentResources: readonly string[];
 }
 
-/** The Child Mission as requested, decided over the parent's state by `attachChild` (spec 2.1, 2.5, 8). */
+/** The Child Mission as requested, decided over the parent's state by `AttachChild` (spec 2.1, 2.5, 8). */
 export interface RequestedChild {
   readonly authoritySet: AuthoritySet;
   /** The child's effective `expires_at` (already capped by the caller; refused if later than the parent's). */
@@ -49,7 +49,9 @@ export interface RequestedChild {
 
 /** `POST /missions/lifecycle` (DESIGN 2.1). */
 export interface ChangeMissionLifecycle {
-  readonly type: LifecycleOperation;
+  readonly type: 'ChangeMissionLifecycle';
+  /** The wire value of `operation` (revoke, suspend, resume, complete); checked by the decider. */
+  readonly operation: LifecycleOperation;
   /** The authenticated caller; nonces are scoped to `actor.id` + mission. */
   readonly actor: Actor;
   readonly reason: string;
@@ -62,7 +64,7 @@ export interface ChangeMissionLifecycle {
 
 /** From the mission-expiry process manager, due at `expires_at`. */
 export interface ExpireMission {
-  readonly type: 'expire';
+  readonly type: 'ExpireMission';
   readonly actor: Actor;
   readonly now: Date;
 }
@@ -73,7 +75,7 @@ export interface ExpireMission {
  * holds under concurrency and a terminal parent transition and a creation cannot both win.
  */
 export interface AttachChild {
-  readonly type: 'attachChild';
+  readonly type: 'AttachChild';
   readonly childMissionId: string;
   /** The child actor's client (spec 2.2 `child_actor.sub`). */
   readonly childClientId: string;
@@ -99,8 +101,8 @@ export interface AttachChild {
  * From a process manager, once the child's own stream records a terminal state: frees the child's
  * `max_children` slots (spec 2.4 rule 2). Idempotent.
  */
-export interface ChildReachedTerminal {
-  readonly type: 'childReachedTerminal';
+export interface DetachChild {
+  readonly type: 'DetachChild';
   readonly childMissionId: string;
   readonly state: TerminalMissionState;
   readonly now: Date;
@@ -112,10 +114,10 @@ export interface ChildReachedTerminal {
  * happened first (decision 0020): `cascaded`, or `expired` when the child's own `expires_at` came no
  * later than the parent's terminal state took effect. Idempotent: a child already terminal decides nothing.
  * On a stream without a mission yet (an attached child whose creation is in flight or crashed), it
- * records `MissionCascadedBeforeCreation`, after which `create` is refused there.
+ * records `MissionCascadedBeforeCreation`, after which `CreateMission` is refused there.
  */
 export interface CascadeMission {
-  readonly type: 'cascade';
+  readonly type: 'CascadeMission';
   readonly actor: Actor;
   /** The child: this stream's mission. */
   readonly missionId: string;
@@ -127,4 +129,4 @@ export interface CascadeMission {
   readonly now: Date;
 }
 
-export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission | AttachChild | ChildReachedTerminal | CascadeMission;
+export type MissionCommand = CreateMission | ChangeMissionLifecycle | ExpireMission | AttachChild | DetachChild | CascadeMission;

@@ -39,10 +39,11 @@ const T1 = at('2026-11-22T10:00:00.000Z');
 const T2 = at('2026-11-22T11:00:00.000Z');
 const T3 = at('2026-11-22T12:00:00.000Z');
 
-const op = (type: LifecycleOperation, extra: Partial<ChangeMissionLifecycle> = {}): ChangeMissionLifecycle => ({
-  type,
+const op = (operation: LifecycleOperation, extra: Partial<ChangeMissionLifecycle> = {}): ChangeMissionLifecycle => ({
+  type: 'ChangeMissionLifecycle',
+  operation,
   actor: CLIENT,
-  reason: `please ${type}`,
+  reason: `please ${operation}`,
   now: T1,
   ...extra,
 });
@@ -194,13 +195,13 @@ describe('Mission decider', () => {
       });
 
       it('expire is a no-op', () => {
-        given(missionDecider, [missionCreated, terminal]).when({ type: 'expire', actor: EXPIRY_PROCESS, now: at('2026-11-22T18:00:00Z') }).thenNothingHappens();
+        given(missionDecider, [missionCreated, terminal]).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: at('2026-11-22T18:00:00Z') }).thenNothingHappens();
       });
     });
 
     it('refuses every operation on a missing mission with MissionNotFoundError', () => {
       given(missionDecider).when(op('revoke')).thenThrows(MissionNotFoundError);
-      given(missionDecider).when({ type: 'expire', actor: EXPIRY_PROCESS, now: T1 }).thenThrows(MissionNotFoundError);
+      given(missionDecider).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: T1 }).thenThrows(MissionNotFoundError);
     });
 
     it('an administrator acts through the same transitions, recorded as the actor', () => {
@@ -266,19 +267,19 @@ describe('Mission decider', () => {
 
   describe('expire (mission-expiry process manager)', () => {
     it('records MissionExpired at expires_at from active', () => {
-      const state = given(missionDecider, [missionCreated]).when({ type: 'expire', actor: EXPIRY_PROCESS, now: EXPIRES_AT }).then([expired]);
+      const state = given(missionDecider, [missionCreated]).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: EXPIRES_AT }).then([expired]);
       expect(state).toMatchObject({ lifecycle: 'expired', version: 2 });
     });
 
     it('records MissionExpired from suspended (spec 3.2: expiry takes precedence over suspended)', () => {
       const later = at('2026-11-22T17:00:05.000Z');
       given(missionDecider, [missionCreated, suspended])
-        .when({ type: 'expire', actor: EXPIRY_PROCESS, now: later })
+        .when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: later })
         .then([{ type: 'MissionExpired', data: { ...expired.data, previous_state: 'suspended', version: 3, occurred_at: later.toISOString() } } as MissionEvent]);
     });
 
     it('refuses to expire early (clock skew) with MissionNotYetExpiredError, an InvalidTransitionError', () => {
-      given(missionDecider, [missionCreated]).when({ type: 'expire', actor: EXPIRY_PROCESS, now: at('2026-11-22T16:59:59.999Z') }).thenThrows(MissionNotYetExpiredError);
+      given(missionDecider, [missionCreated]).when({ type: 'ExpireMission', actor: EXPIRY_PROCESS, now: at('2026-11-22T16:59:59.999Z') }).thenThrows(MissionNotYetExpiredError);
       expect(new MissionNotYetExpiredError('active', EXPIRES_AT.toISOString())).toBeInstanceOf(InvalidTransitionError);
     });
   });
@@ -356,6 +357,12 @@ describe('Mission decider', () => {
     });
 
     it('refuses an unknown operation', () => {
+      given(missionDecider, [missionCreated])
+        .when({ ...op('suspend'), operation: 'delete' } as unknown as ChangeMissionLifecycle)
+        .thenThrows(InvalidLifecycleRequestError);
+    });
+
+    it('refuses an unknown command type (the exhaustive never check)', () => {
       given(missionDecider, [missionCreated])
         .when({ ...op('suspend'), type: 'delete' } as unknown as ChangeMissionLifecycle)
         .thenThrows(InvalidCommandError);

@@ -10,7 +10,7 @@ import { parseRfc3339 } from '@mission/decider';
 import { InvalidLifecycleRequestError } from './invalid-lifecycle-request.error.js';
 import { ParentNotActiveError } from '../children/child-attachment.errors.js';
 import type { ChangeMissionLifecycle, CreateMission, ExpireMission, MissionCommand } from './mission.commands.js';
-import { assertChildRecord, assertWithinParentBounds, checkedAuthoritySet, decideAttachChild, decideChildReachedTerminal } from './mission.children.decide.js';
+import { assertChildRecord, assertWithinParentBounds, checkedAuthoritySet, decideAttachChild, decideDetachChild } from './mission.children.decide.js';
 import {
   InvalidTransitionError,
   MissionAlreadyExistsError,
@@ -55,7 +55,7 @@ const OPERATION_FOR: Record<MissionLifecycleEvent['type'], LifecycleOperation> =
  * committed lifecycle transition increments `version` (creation is version 1). Refusals are typed
  * errors (mission.errors.ts). The transition table is in mission-lifecycle.ts.
  *
- * A parent's stream also records its Child Missions (DESIGN 2.4 "Serialization"): `attachChild` is
+ * A parent's stream also records its Child Missions (DESIGN 2.4 "Serialization"): `AttachChild` is
  * decided over the state the creation read and appended with that revision, so `max_children`
  * (spec 8) cannot be exceeded and a terminal parent transition and a creation cannot both win.
  * Attachment and detachment are NOT lifecycle transitions: `version` counts lifecycle transitions only
@@ -67,20 +67,17 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
 
   decide(command, state) {
     switch (command.type) {
-      case 'create':
+      case 'CreateMission':
         return decideCreate(command, state);
-      case 'expire':
+      case 'ExpireMission':
         return decideExpire(command, state);
-      case 'revoke':
-      case 'suspend':
-      case 'resume':
-      case 'complete':
+      case 'ChangeMissionLifecycle':
         return decideLifecycle(command, state);
-      case 'attachChild':
+      case 'AttachChild':
         return decideAttachChild(command, state);
-      case 'childReachedTerminal':
-        return decideChildReachedTerminal(command, state);
-      case 'cascade':
+      case 'DetachChild':
+        return decideDetachChild(command, state);
+      case 'CascadeMission':
         return decideCascade(command, state);
       default:
         return unknownCommand(command, () => new InvalidCommandError('unknown mission command'));
@@ -191,7 +188,7 @@ function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): 
   if (command.nonce !== undefined) {
     const recorded = state.nonces.get(nonceKey(command.actor.id, command.nonce));
     if (recorded) {
-      if (recorded.operation !== command.type) throw new NonceReuseError(recorded.operation, command.type);
+      if (recorded.operation !== command.operation) throw new NonceReuseError(recorded.operation, command.operation);
       return [];
     }
   }
@@ -201,8 +198,8 @@ function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): 
   if (command.expectedVersion !== undefined && command.expectedVersion !== state.version) {
     throw new StaleVersionError(command.expectedVersion, state.version);
   }
-  const to = nextMissionState(from, command.type);
-  if (to === undefined) throw new InvalidTransitionError(from, command.type);
+  const to = nextMissionState(from, command.operation);
+  if (to === undefined) throw new InvalidTransitionError(from, command.operation);
 
   const data: MissionTransitionData<MissionLifecycleState> = {
     mission_id: state.missionId,
@@ -216,7 +213,7 @@ function decideLifecycle(command: ChangeMissionLifecycle, state: MissionState): 
     ...(command.expectedVersion !== undefined ? { expected_version: command.expectedVersion } : {}),
     ...(isTerminalMissionState(to) ? lineageData(state) : {}),
   };
-  return [{ type: EVENT_FOR[command.type], data } as MissionLifecycleEvent];
+  return [{ type: EVENT_FOR[command.operation], data } as MissionLifecycleEvent];
 }
 
 function decideExpire(command: ExpireMission, state: MissionState): MissionEvent[] {
@@ -230,7 +227,7 @@ function decideExpire(command: ExpireMission, state: MissionState): MissionEvent
 
 function checkLifecycleRequest(command: ChangeMissionLifecycle): void {
   const L = LIFECYCLE_REQUEST_LIMITS;
-  if (!isLifecycleOperation(command.type)) throw new InvalidLifecycleRequestError('operation must be one of revoke, suspend, resume, complete');
+  if (!isLifecycleOperation(command.operation)) throw new InvalidLifecycleRequestError('operation must be one of revoke, suspend, resume, complete');
   const { reason, nonce, expectedVersion } = command;
   if (typeof reason !== 'string' || reason.trim().length === 0 || reason.length > L.maxReasonLength) {
     throw new InvalidLifecycleRequestError(`reason must be a non-empty string of at most ${L.maxReasonLength} characters`);

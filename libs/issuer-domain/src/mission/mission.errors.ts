@@ -39,7 +39,7 @@ export class InvalidTransitionError extends IssuerDomainError {
   }
 }
 
-/** `expire` arrived before `expires_at` (e.g. clock skew between replicas): retry later. */
+/** `ExpireMission` arrived before `expires_at` (e.g. clock skew between replicas): retry later. */
 export class MissionNotYetExpiredError extends InvalidTransitionError {
   constructor(
     from: MissionLifecycleState,
@@ -59,7 +59,7 @@ export class NonceReuseError extends IssuerDomainError {
   }
 }
 
-/** A `create` on a stream that already holds a mission (ids are random: a bug or a replay). */
+/** A `CreateMission` on a stream that already holds a mission (ids are random: a bug or a replay). */
 export class MissionAlreadyExistsError extends IssuerDomainError {
   constructor(readonly missionId: string) {
     super('mission already exists');

@@ -76,7 +76,7 @@ export interface MissionCascadedData extends MissionTransitionData<'cascaded'> {
  * Spec 3.2, 4.1 rule 1 (decision 0020): the cascade reached a child attached on its parent's stream
  * whose own stream held no `MissionCreated` yet (its creation was still in flight, or crashed after the
  * attachment). It is the first event of `mission-<child>`: the child is cascaded before it existed, and
- * `create` is refused on this stream from then on. Not a lifecycle transition (no mission, no `version`).
+ * `CreateMission` is refused on this stream from then on. Not a lifecycle transition (no mission, no `version`).
  */
 export interface MissionCascadedBeforeCreationData {
   readonly mission_id: string;

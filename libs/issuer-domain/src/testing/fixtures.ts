@@ -35,7 +35,7 @@ export const EXPIRY_PROCESS = { id: 'mission-expiry', role: 'system' };
 
 export function createCommand(overrides: Partial<CreateMission> = {}): CreateMission {
   return {
-    type: 'create',
+    type: 'CreateMission',
     missionId: MISSION_ID,
     issuer: ISSUER,
     clientId: 'agent-a',
@@ -57,7 +57,7 @@ export function withoutDelegation(entry: AuthorityEntry): AuthorityEntry {
 }
 
 /**
- * The `child` member of attachChild for children justified by `parentEntryIndexes` of `parentSet`: each child
+ * The `child` member of AttachChild for children justified by `parentEntryIndexes` of `parentSet`: each child
  * entry is its parent entry without `delegation` (always a strict subset), expiring with the parent.
  */
 export function requestedChildWithin(parentSet: AuthoritySet, parentEntryIndexes: readonly number[], expiresAt: Date = EXPIRES_AT, intentResources: readonly string[] = INTENT.resources) {
@@ -82,7 +82,7 @@ export const missionCreated: MissionCreated = {
   },
 };
 
-/** The members attachChild needs beyond the child and its entries (grant, cascade mode, `created` evidence). */
+/** The members AttachChild needs beyond the child and its entries (grant, cascade mode, `created` evidence). */
 export function attachmentExtras(childMissionId: string, n: number, now: Date, parentSet: AuthoritySet = AUTHORITY_SET, parentEntryIndexes: readonly number[] = [0]) {
   const grantId = `grt_${String(n).padStart(2, '0')}${'A'.repeat(19)}A`;
   const grantExpiresAt = new Date(now.getTime() + 60_000);
@@ -107,7 +107,7 @@ export function attachmentExtras(childMissionId: string, n: number, now: Date, p
   };
 }
 
-/** The cascade process manager (spec 3.2), as the actor of `cascade` commands. */
+/** The cascade process manager (spec 3.2), as the actor of `CascadeMission` commands. */
 export const CASCADE_PROCESS = { id: 'mission-cascade', role: 'system' };
 
 /** A Mission record as the mission decider folds it, for the pure child checks (lineage state, spec 4.1 steps). */

@@ -9,7 +9,7 @@ import type { IdempotencyCaller } from './idempotency-key.js';
  * before its mission is touched.
  */
 export interface ClaimRequest {
-  readonly type: 'claim';
+  readonly type: 'ClaimRequest';
   readonly caller: IdempotencyCaller;
   readonly requestId: string;
   /** `requestContentDigest(...)` of the request. */
@@ -23,7 +23,7 @@ export interface ClaimRequest {
  * IdempotencyConflictError.
  */
 export interface RecordRequestResult {
-  readonly type: 'record';
+  readonly type: 'RecordRequestResult';
   readonly caller: IdempotencyCaller;
   readonly requestId: string;
   /** `requestContentDigest(...)` of the request. */

@@ -20,7 +20,7 @@ const RESULT = {
   token_residual: { tracked: 1, revocation_attempted: 1, revocation_confirmed: 0, residual_until: '2026-11-22T10:05:00.000Z', complete: false },
 };
 
-const record = (overrides: Partial<RecordRequestResult> = {}): RecordRequestResult => ({ type: 'record', caller: CALLER, requestId: REQUEST_ID, contentDigest: DIGEST, result: RESULT, now: T1, ...overrides });
+const record = (overrides: Partial<RecordRequestResult> = {}): RecordRequestResult => ({ type: 'RecordRequestResult', caller: CALLER, requestId: REQUEST_ID, contentDigest: DIGEST, result: RESULT, now: T1, ...overrides });
 
 const recorded: RequestResultRecorded = {
   type: 'RequestResultRecorded',
@@ -122,7 +122,7 @@ describe('Idempotency decider (spec 4.2 rule 2)', () => {
 });
 
 describe('Idempotency claim before the request acts (spec 4.2 rule 2, ADR 0017)', () => {
-  const claim = (overrides: Partial<ClaimRequest> = {}): ClaimRequest => ({ type: 'claim', caller: CALLER, requestId: REQUEST_ID, contentDigest: DIGEST, now: T1, ...overrides });
+  const claim = (overrides: Partial<ClaimRequest> = {}): ClaimRequest => ({ type: 'ClaimRequest', caller: CALLER, requestId: REQUEST_ID, contentDigest: DIGEST, now: T1, ...overrides });
   const claimed: RequestClaimed = {
     type: 'RequestClaimed',
     data: { key: idempotencyKey(CALLER, REQUEST_ID), caller: CALLER, request_id: REQUEST_ID, content_digest: DIGEST, claimed_at: T1.toISOString() },

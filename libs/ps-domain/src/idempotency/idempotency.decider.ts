@@ -19,9 +19,9 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, I
 
   decide(command, state) {
     switch (command.type) {
-      case 'claim':
+      case 'ClaimRequest':
         return decideClaim(command, state);
-      case 'record':
+      case 'RecordRequestResult':
         return decideRecord(command, state);
       default:
         return unknownCommand(command, () => new InvalidCommandError('unknown idempotency command'));

@@ -16,10 +16,10 @@ describe('from an approved proposal to the mission (DESIGN 3.1)', () => {
   const proposalEvents: ProposalEvent[] = [];
   const apply = (events: ProposalEvent[]) => proposalEvents.push(...events);
   const content = { description: 'Reconcile invoices', expires_at: EXPIRES_AT.toISOString() };
-  apply(proposalDecider.decide({ type: 'submit', pendingId, agent: AGENT, agentJkt: AGENT_JKT, proposal: content, now: T0 }, fold(proposalDecider, proposalEvents)));
+  apply(proposalDecider.decide({ type: 'SubmitProposal', pendingId, agent: AGENT, agentJkt: AGENT_JKT, proposal: content, now: T0 }, fold(proposalDecider, proposalEvents)));
   const bytes = missionBlobBytes(proposalBlobFields(fold(proposalDecider, proposalEvents), content, { approver: APPROVER, now: T1 }));
   const s256 = missionS256(bytes);
-  apply(proposalDecider.decide({ type: 'approve', person: { id: 'alice', tenant: TENANT }, ownsAgent: true, approver: APPROVER, content, s256, now: T1 }, fold(proposalDecider, proposalEvents)));
+  apply(proposalDecider.decide({ type: 'ApproveProposal', person: { id: 'alice', tenant: TENANT }, ownsAgent: true, approver: APPROVER, content, s256, now: T1 }, fold(proposalDecider, proposalEvents)));
 
   it('DESIGN 3.1: MissionApproved carries the approval\'s digest, agent, person, tenant and times — the blob\'s own values', () => {
     const events = missionDecider.decide(missionApprovalCommand(fold(proposalDecider, proposalEvents), APPROVER), missionDecider.initialState);

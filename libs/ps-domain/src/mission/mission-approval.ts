@@ -10,7 +10,7 @@ export function missionApprovalCommand(proposal: ProposalState, approver: string
   if (proposal.status !== 'approved') throw new InvalidCommandError('the proposal is not approved');
   const { approval } = proposal;
   return {
-    type: 'approve',
+    type: 'ApproveMission',
     approver,
     missionS256: approval.s256,
     agent: proposal.agent,

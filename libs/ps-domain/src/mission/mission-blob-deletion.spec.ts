@@ -8,9 +8,9 @@ import type { MissionBlobDeleted, MissionEvent, MissionTerminated } from './miss
 import { assertMissionActive, effectiveState, isBlobDeleted, missionStatusRepresentation, PS_SCHEDULER, terminationResult, type MissionState } from './mission.state.js';
 import { MissionStillActiveError } from './mission-blob-deletion.js';
 
-const approveCommand: ApproveMission = { type: 'approve', approver: APPROVER, missionS256: MISSION_S256, agent: AGENT, approvedBy: 'alice', tenant: TENANT, expiresAt: EXPIRES_AT, now: T0 };
+const approveCommand: ApproveMission = { type: 'ApproveMission', approver: APPROVER, missionS256: MISSION_S256, agent: AGENT, approvedBy: 'alice', tenant: TENANT, expiresAt: EXPIRES_AT, now: T0 };
 const deleteBlob = (overrides: Partial<DeleteMissionBlob> = {}): DeleteMissionBlob => ({
-  type: 'deleteBlob',
+  type: 'DeleteMissionBlob',
   caller: ADMIN,
   requestId: REQUEST_ID,
   purpose: 'retention policy: delete bodies 30 days after termination',
@@ -26,7 +26,7 @@ function run(...commands: Parameters<typeof missionDecider.decide>[0][]): { even
 }
 
 const approved = run(approveCommand).events;
-const revoked = run(approveCommand, { type: 'terminate', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }).events;
+const revoked = run(approveCommand, { type: 'TerminateMission', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }).events;
 
 describe('spec 3 rule 5, spec 8 (terminal state retention): deleting the mission body keeps a tombstone', () => {
   it('spec 3 rule 5: an administrator of the tenant deletes the body of a terminated mission → MissionBlobDeleted with spec 2.8 fields', () => {
@@ -77,24 +77,24 @@ describe('spec 3 rule 5, spec 8 (terminal state retention): deleting the mission
   });
 
   it('spec 3 rule 5: a repeated deletion (same or another request_id) decides nothing', () => {
-    const deleted = run(approveCommand, { type: 'terminate', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }, deleteBlob()).events;
+    const deleted = run(approveCommand, { type: 'TerminateMission', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }, deleteBlob()).events;
     given(missionDecider, deleted).when(deleteBlob()).thenNothingHappens();
     given(missionDecider, deleted).when(deleteBlob({ requestId: 'Xk2pQ9wLr4TzB7nVc1sHfM' })).thenNothingHappens();
   });
 
   describe('spec 3 rule 1, rule 5: the tombstone keeps the reference terminated', () => {
-    const tombstone = run(approveCommand, { type: 'terminate', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }, deleteBlob()).events;
+    const tombstone = run(approveCommand, { type: 'TerminateMission', caller: OWNING_AGENT, reason: 'revoked', requestId: OTHER_REQUEST_ID, now: T1 }, deleteBlob()).events;
     const state = fold(missionDecider, tombstone);
 
     it('spec 4.1, 2.3: status still answers terminated with the first reason and timestamp', () => {
       expect(effectiveState(state, T2)).toBe('terminated');
       expect(missionStatusRepresentation(state, T2, 30)).toMatchObject({ mission_status: 'terminated', termination_reason: 'revoked', terminated_at: T1.toISOString() });
-      const events = missionDecider.decide({ type: 'readStatus', caller: PERSON, now: T2 }, state);
+      const events = missionDecider.decide({ type: 'ReadMissionStatus', caller: PERSON, now: T2 }, state);
       expect(events).toMatchObject([{ type: 'MissionStatusRead', data: { sequence: 4, mission_status: 'terminated', termination_reason: 'revoked' } }]);
     });
 
     it('spec 3 (terminated row): terminate answers the existing terminal status (LateTerminationRequested), never a new termination', () => {
-      const events = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'completed', requestId: 'Rm7yT3kWq0Zs5Nb8Lc2VdJ', now: T2 }, state);
+      const events = missionDecider.decide({ type: 'TerminateMission', caller: PERSON, reason: 'completed', requestId: 'Rm7yT3kWq0Zs5Nb8Lc2VdJ', now: T2 }, state);
       expect(events.map((event) => event.type)).toEqual(['LateTerminationRequested']);
       expect(terminationResult(fold(missionDecider, [...tombstone, ...events]), T2)).toMatchObject({ termination_reason: 'revoked', terminated_at: T1.toISOString() });
     });
@@ -113,7 +113,7 @@ describe('spec 3 rule 5, spec 8 (terminal state retention): deleting the mission
     });
 
     it('spec 3 (expires_at row): applyExpiry on the tombstone decides nothing', () => {
-      expect(missionDecider.decide({ type: 'applyExpiry', now: AFTER_EXPIRY }, state)).toEqual([]);
+      expect(missionDecider.decide({ type: 'ApplyMissionExpiry', now: AFTER_EXPIRY }, state)).toEqual([]);
     });
   });
 });

@@ -7,12 +7,12 @@ import { missionDecider } from './mission.decider.js';
 import type { MissionEvent } from './mission.events.js';
 
 const approved = missionDecider.decide(
-  { type: 'approve', approver: APPROVER, missionS256: MISSION_S256, agent: AGENT, approvedBy: 'alice', tenant: TENANT, expiresAt: EXPIRES_AT, now: T0 },
+  { type: 'ApproveMission', approver: APPROVER, missionS256: MISSION_S256, agent: AGENT, approvedBy: 'alice', tenant: TENANT, expiresAt: EXPIRES_AT, now: T0 },
   missionDecider.initialState,
 );
 
 const refusal = (overrides: Partial<RecordRefusal> = {}): RecordRefusal => ({
-  type: 'recordRefusal',
+  type: 'RecordRefusal',
   caller: OWNING_AGENT,
   operation: 'terminate',
   error: 'invalid_termination_reason',

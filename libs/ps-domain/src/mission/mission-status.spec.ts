@@ -23,7 +23,7 @@ const approved: MissionApproved = {
   },
 };
 const approvedWithoutExpiry: MissionApproved = { type: 'MissionApproved', data: without(approved.data, 'expires_at') };
-const completed = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'completed', requestId: REQUEST_ID, now: T1 }, fold(missionDecider, [approved]));
+const completed = missionDecider.decide({ type: 'TerminateMission', caller: PERSON, reason: 'completed', requestId: REQUEST_ID, now: T1 }, fold(missionDecider, [approved]));
 const state = (...events: MissionEvent[]) => fold(missionDecider, events);
 
 describe('status representation (spec 2.3, spec 4.1)', () => {
@@ -46,7 +46,7 @@ describe('status representation (spec 2.3, spec 4.1)', () => {
   });
 
   it('spec 2.3: a terminated mission has terminated_at and termination_reason (the first termination)', () => {
-    const late = missionDecider.decide({ type: 'terminate', caller: PERSON, reason: 'revoked', requestId: 'Xk2pQ9wLr4TzB7nVc1sHfM', now: T2 }, state(approved, ...completed));
+    const late = missionDecider.decide({ type: 'TerminateMission', caller: PERSON, reason: 'revoked', requestId: 'Xk2pQ9wLr4TzB7nVc1sHfM', now: T2 }, state(approved, ...completed));
     expect(missionStatusRepresentation(state(approved, ...completed, ...late), T2, 30)).toEqual({
       mission_s256: MISSION_S256,
       mission_status: 'terminated',
@@ -62,7 +62,7 @@ describe('status representation (spec 2.3, spec 4.1)', () => {
   it('spec 3: past expires_at the representation is terminated/expired at expires_at, recorded or not', () => {
     const expected = { mission_status: 'terminated', terminated_at: EXPIRES_AT.toISOString(), termination_reason: 'expired' };
     expect(missionStatusRepresentation(state(approved), AFTER_EXPIRY, 30)).toMatchObject(expected);
-    const recorded = missionDecider.decide({ type: 'applyExpiry', now: at('2026-11-22T18:00:00Z') }, state(approved));
+    const recorded = missionDecider.decide({ type: 'ApplyMissionExpiry', now: at('2026-11-22T18:00:00Z') }, state(approved));
     expect(missionStatusRepresentation(state(approved, ...recorded), at('2026-11-22T18:00:00Z'), 30)).toMatchObject(expected);
   });
 

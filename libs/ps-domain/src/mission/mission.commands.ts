@@ -17,7 +17,7 @@ export interface TokenImpactInput {
  * `missionApprovalCommand`). A retry with identical data decides nothing.
  */
 export interface ApproveMission {
-  readonly type: 'approve';
+  readonly type: 'ApproveMission';
   /** The PS issuer identifier: the `approver` half of the Mission Reference. */
   readonly approver: string;
   readonly missionS256: string;
@@ -35,21 +35,21 @@ export interface ApproveMission {
 
 /** Spec 4.1 `status` by an authenticated caller: logged as MissionStatusRead (spec 6). */
 export interface ReadMissionStatus extends TokenImpactInput {
-  readonly type: 'readStatus';
+  readonly type: 'ReadMissionStatus';
   readonly caller: ManagementCaller;
   readonly now: Date;
 }
 
 /** Spec 4.2 `terminate`. Members are the raw request values; the decider checks them (spec 4.2, 5.4). */
 export interface TerminateMission extends TerminationRequest, TokenImpactInput {
-  readonly type: 'terminate';
+  readonly type: 'TerminateMission';
   readonly caller: ManagementCaller;
   readonly now: Date;
 }
 
 /** Spec 4.3 `delegation_tree`, after the page was computed: logged as DelegationTreeRead (spec 6). */
 export interface ReadDelegationTree extends TokenImpactInput {
-  readonly type: 'readTree';
+  readonly type: 'ReadDelegationTree';
   readonly caller: ManagementCaller;
   /** Nodes returned in this page. */
   readonly nodeCount?: number;
@@ -63,7 +63,7 @@ export interface ReadDelegationTree extends TokenImpactInput {
  * decides nothing.
  */
 export interface ApplyMissionExpiry extends TokenImpactInput {
-  readonly type: 'applyExpiry';
+  readonly type: 'ApplyMissionExpiry';
   readonly now: Date;
 }
 
@@ -73,7 +73,7 @@ export interface ApplyMissionExpiry extends TokenImpactInput {
  * MissionBlobDeleted; a repeat after the deletion decides nothing.
  */
 export interface DeleteMissionBlob extends TokenImpactInput {
-  readonly type: 'deleteBlob';
+  readonly type: 'DeleteMissionBlob';
   readonly caller: ManagementCaller;
   readonly requestId: string;
   readonly purpose: string;
@@ -92,7 +92,7 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
  * application sends that to the security audit.
  */
 export interface RecordRefusal extends TokenImpactInput {
-  readonly type: 'recordRefusal';
+  readonly type: 'RecordRefusal';
   readonly caller: ManagementCaller;
   readonly operation: 'terminate';
   readonly error: RefusalCode;

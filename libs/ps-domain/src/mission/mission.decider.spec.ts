@@ -31,7 +31,7 @@ import { trackedTokenDecider } from '../tokens/tracked-token.decider.js';
 import { TOKEN_POLICIES, type TrackedTokenEvent } from '../tokens/tracked-token.events.js';
 
 const approve = (overrides: Partial<ApproveMission> = {}): ApproveMission => ({
-  type: 'approve',
+  type: 'ApproveMission',
   approver: APPROVER,
   missionS256: MISSION_S256,
   agent: AGENT,
@@ -43,7 +43,7 @@ const approve = (overrides: Partial<ApproveMission> = {}): ApproveMission => ({
 });
 
 const terminate = (overrides: Partial<TerminateMission> = {}): TerminateMission => ({
-  type: 'terminate',
+  type: 'TerminateMission',
   caller: OWNING_AGENT,
   reason: 'revoked',
   requestId: REQUEST_ID,
@@ -104,7 +104,7 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
     });
   });
 
-  describe('approve', () => {
+  describe('ApproveMission', () => {
     it('spec 1.3: records MissionApproved at sequence 1; the mission is active', () => {
       const state = given(missionDecider).when(approve()).then([missionApproved]);
       expect(state).toMatchObject({ status: 'active', sequence: 1, agent: AGENT, tenant: TENANT });
@@ -153,10 +153,10 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
       let unauthorized: unknown;
       let absent: unknown;
       given(missionDecider, [missionApproved])
-        .when({ type: 'readStatus', caller, now: T1 })
+        .when({ type: 'ReadMissionStatus', caller, now: T1 })
         .thenThrows(MissionNotFoundError, (error) => (unauthorized = error));
       given(missionDecider)
-        .when({ type: 'readStatus', caller, now: T1 })
+        .when({ type: 'ReadMissionStatus', caller, now: T1 })
         .thenThrows(MissionNotFoundError, (error) => (absent = error));
       const shape = (error: unknown) => {
         const { code, status, message, members } = error as MissionNotFoundError;
@@ -182,26 +182,26 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
       ['a person owning the agent', PERSON, 'ps:person-owns-agent'],
       ['an administrator of the tenant', ADMIN, 'ps:tenant-admin'],
     ] as const)('spec 6: every authorized status by %s appends MissionStatusRead with actor, role and policy', (_, caller, policy) => {
-      const state = given(missionDecider, [missionApproved]).when({ type: 'readStatus', caller, now: T1 }).then([statusRead(2, T1, caller, policy)]);
+      const state = given(missionDecider, [missionApproved]).when({ type: 'ReadMissionStatus', caller, now: T1 }).then([statusRead(2, T1, caller, policy)]);
       expect(state).toMatchObject({ status: 'active', sequence: 2 });
     });
 
     it('spec 3 rule 1: a status read of a terminated mission reports terminated with the first reason', () => {
       given(missionDecider, [missionApproved, revokedByAgent])
-        .when({ type: 'readStatus', caller: PERSON, now: T2 })
+        .when({ type: 'ReadMissionStatus', caller: PERSON, now: T2 })
         .then([statusRead(3, T2, PERSON, 'ps:person-owns-agent', { mission_status: 'terminated', termination_reason: 'revoked' })]);
     });
 
     it('spec 3: expiry first — a status read past expires_at first records MissionTerminated expired by the PS scheduler', () => {
       const state = given(missionDecider, [missionApproved])
-        .when({ type: 'readStatus', caller: OWNING_AGENT, now: AFTER_EXPIRY })
+        .when({ type: 'ReadMissionStatus', caller: OWNING_AGENT, now: AFTER_EXPIRY })
         .then([expiredBy(2, AFTER_EXPIRY), statusRead(3, AFTER_EXPIRY, OWNING_AGENT, 'ps:owning-agent', { mission_status: 'terminated', termination_reason: 'expired' })]);
       expect(state).toMatchObject({ status: 'terminated', termination: { reason: 'expired', terminatedAt: EXPIRES_AT, actor: PS_SCHEDULER } });
     });
 
     it('spec 3: expires_at itself is already past (now ≥ expires_at)', () => {
       given(missionDecider, [missionApproved])
-        .when({ type: 'readStatus', caller: OWNING_AGENT, now: EXPIRES_AT })
+        .when({ type: 'ReadMissionStatus', caller: OWNING_AGENT, now: EXPIRES_AT })
         .then([expiredBy(2, EXPIRES_AT), statusRead(3, EXPIRES_AT, OWNING_AGENT, 'ps:owning-agent', { mission_status: 'terminated', termination_reason: 'expired' })]);
     });
   });
@@ -398,7 +398,7 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
         .when(terminate({ now: justBefore }))
         .then([{ type: 'MissionTerminated', data: { ...revokedByAgent.data, occurred_at: justBefore.toISOString(), terminated_at: justBefore.toISOString() } }]);
       given(missionDecider, [missionApproved, ...[{ type: 'MissionTerminated', data: { ...revokedByAgent.data, occurred_at: justBefore.toISOString(), terminated_at: justBefore.toISOString() } } as MissionEvent]])
-        .when({ type: 'applyExpiry', now: AFTER_EXPIRY })
+        .when({ type: 'ApplyMissionExpiry', now: AFTER_EXPIRY })
         .thenNothingHappens();
       expect(state).toMatchObject({ termination: { reason: 'revoked' } });
     });
@@ -422,25 +422,25 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
 
   describe('applyExpiry (spec 3, expiry process manager)', () => {
     it('spec 3: records MissionTerminated expired attributed to the PS scheduler once expires_at is reached', () => {
-      given(missionDecider, [missionApproved]).when({ type: 'applyExpiry', now: AFTER_EXPIRY }).then([expiredBy(2, AFTER_EXPIRY)]);
+      given(missionDecider, [missionApproved]).when({ type: 'ApplyMissionExpiry', now: AFTER_EXPIRY }).then([expiredBy(2, AFTER_EXPIRY)]);
     });
 
     it('spec 3: decides nothing before expires_at, after termination, or for a mission without expires_at', () => {
-      given(missionDecider, [missionApproved]).when({ type: 'applyExpiry', now: T1 }).thenNothingHappens();
-      given(missionDecider, [missionApproved, expiredBy(2, AFTER_EXPIRY)]).when({ type: 'applyExpiry', now: T2 }).thenNothingHappens();
-      given(missionDecider, [missionApproved, revokedByAgent]).when({ type: 'applyExpiry', now: AFTER_EXPIRY }).thenNothingHappens();
-      given(missionDecider, [{ type: 'MissionApproved', data: without(missionApproved.data, 'expires_at') }]).when({ type: 'applyExpiry', now: at('2100-01-01T00:00:00Z') }).thenNothingHappens();
+      given(missionDecider, [missionApproved]).when({ type: 'ApplyMissionExpiry', now: T1 }).thenNothingHappens();
+      given(missionDecider, [missionApproved, expiredBy(2, AFTER_EXPIRY)]).when({ type: 'ApplyMissionExpiry', now: T2 }).thenNothingHappens();
+      given(missionDecider, [missionApproved, revokedByAgent]).when({ type: 'ApplyMissionExpiry', now: AFTER_EXPIRY }).thenNothingHappens();
+      given(missionDecider, [{ type: 'MissionApproved', data: without(missionApproved.data, 'expires_at') }]).when({ type: 'ApplyMissionExpiry', now: at('2100-01-01T00:00:00Z') }).thenNothingHappens();
     });
 
     it('refuses on a missing mission', () => {
-      given(missionDecider).when({ type: 'applyExpiry', now: T1 }).thenThrows(MissionNotFoundError);
+      given(missionDecider).when({ type: 'ApplyMissionExpiry', now: T1 }).thenThrows(MissionNotFoundError);
     });
   });
 
   describe('tree read (spec 4.3, spec 6)', () => {
     it('spec 6: every authorized delegation_tree page appends DelegationTreeRead', () => {
       given(missionDecider, [missionApproved])
-        .when({ type: 'readTree', caller: PERSON, nodeCount: 3, complete: true, now: T1 })
+        .when({ type: 'ReadDelegationTree', caller: PERSON, nodeCount: 3, complete: true, now: T1 })
         .then([
           {
             type: 'DelegationTreeRead',
@@ -450,13 +450,13 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
     });
 
     it('spec 3: expiry first applies to tree reads too; a tree read stays allowed after termination', () => {
-      const events = missionDecider.decide({ type: 'readTree', caller: ADMIN, now: AFTER_EXPIRY }, fold(missionDecider, [missionApproved]));
+      const events = missionDecider.decide({ type: 'ReadDelegationTree', caller: ADMIN, now: AFTER_EXPIRY }, fold(missionDecider, [missionApproved]));
       expect(events.map((event) => event.type)).toEqual(['MissionTerminated', 'DelegationTreeRead']);
     });
 
     it('refuses a malformed node count; an unauthorized caller gets mission_not_found', () => {
-      given(missionDecider, [missionApproved]).when({ type: 'readTree', caller: PERSON, nodeCount: -1, now: T1 }).thenThrows(InvalidCommandError);
-      given(missionDecider, [missionApproved]).when({ type: 'readTree', caller: { role: 'agent', id: OTHER_AGENT }, now: T1 }).thenThrows(MissionNotFoundError);
+      given(missionDecider, [missionApproved]).when({ type: 'ReadDelegationTree', caller: PERSON, nodeCount: -1, now: T1 }).thenThrows(InvalidCommandError);
+      given(missionDecider, [missionApproved]).when({ type: 'ReadDelegationTree', caller: { role: 'agent', id: OTHER_AGENT }, now: T1 }).thenThrows(MissionNotFoundError);
     });
   });
 
@@ -475,13 +475,13 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
 
     const { events } = run([
       approve(),
-      { type: 'readStatus', caller: OWNING_AGENT, now: T1 },
-      { type: 'readTree', caller: PERSON, nodeCount: 1, complete: true, now: T1 },
-      { type: 'readStatus', caller: ADMIN, now: AFTER_EXPIRY },
+      { type: 'ReadMissionStatus', caller: OWNING_AGENT, now: T1 },
+      { type: 'ReadDelegationTree', caller: PERSON, nodeCount: 1, complete: true, now: T1 },
+      { type: 'ReadMissionStatus', caller: ADMIN, now: AFTER_EXPIRY },
       terminate({ caller: PERSON, reason: 'completed', now: AFTER_EXPIRY }),
       terminate({ caller: PERSON, reason: 'completed', now: AFTER_EXPIRY }),
       terminate({ caller: ADMIN, reason: 'revoked', purpose: 'cleanup', requestId: OTHER_REQUEST_ID, now: AFTER_EXPIRY }),
-      { type: 'readStatus', caller: PERSON, now: AFTER_EXPIRY },
+      { type: 'ReadMissionStatus', caller: PERSON, now: AFTER_EXPIRY },
     ]);
 
     it('spec 2.8: sequences are 1, 2, 3, … strictly increasing without gaps', () => {
@@ -543,9 +543,9 @@ describe('Mission aggregate (psmission-<s256>, spec 2.8, 3, 6)', () => {
     it('spec 2.8, 3: an expiry recorded first (by any path) carries the token impact at the instant it is recorded', () => {
       // Auth Tokens never outlive the mission (DESIGN 3.1), so at expiry nothing is left to revoke.
       given(missionDecider, [missionApproved])
-        .when({ type: 'applyExpiry', now: AFTER_EXPIRY, trackedTokens: tokens })
+        .when({ type: 'ApplyMissionExpiry', now: AFTER_EXPIRY, trackedTokens: tokens })
         .then([{ type: 'MissionTerminated', data: { ...expiredBy(2, AFTER_EXPIRY).data, token_impact: { tracked: 3, to_revoke: 0, tokens_sequence: 5 } } }]);
-      const events = missionDecider.decide({ type: 'readStatus', caller: PERSON, now: AFTER_EXPIRY, trackedTokens: tokens }, fold(missionDecider, [missionApproved]));
+      const events = missionDecider.decide({ type: 'ReadMissionStatus', caller: PERSON, now: AFTER_EXPIRY, trackedTokens: tokens }, fold(missionDecider, [missionApproved]));
       expect(events.map((event) => [event.type, (event.data as { token_impact?: unknown }).token_impact])).toEqual([
         ['MissionTerminated', { tracked: 3, to_revoke: 0, tokens_sequence: 5 }],
         ['MissionStatusRead', undefined],

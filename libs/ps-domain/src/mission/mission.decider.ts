@@ -32,19 +32,19 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
 
   decide(command, state) {
     switch (command.type) {
-      case 'approve':
+      case 'ApproveMission':
         return decideApprove(command, state);
-      case 'readStatus':
+      case 'ReadMissionStatus':
         return decideReadStatus(command, state);
-      case 'terminate':
+      case 'TerminateMission':
         return decideTerminate(command, state);
-      case 'readTree':
+      case 'ReadDelegationTree':
         return decideReadTree(command, state);
-      case 'applyExpiry':
+      case 'ApplyMissionExpiry':
         return decideApplyExpiry(command, state);
-      case 'deleteBlob':
+      case 'DeleteMissionBlob':
         return decideDeleteBlob(command, state);
-      case 'recordRefusal':
+      case 'RecordRefusal':
         return decideRecordRefusal(command, state);
       default:
         return unknownCommand(command, () => new InvalidCommandError('unknown mission command'));

@@ -8,7 +8,7 @@ export interface PersonPrincipal {
 
 /** `POST /mission` without `operation` (DESIGN 3.1). The application generates the pending id. */
 export interface SubmitProposal {
-  readonly type: 'submit';
+  readonly type: 'SubmitProposal';
   readonly pendingId: string;
   /** The authenticated agent (Agent Token `sub`). */
   readonly agent: string;
@@ -25,7 +25,7 @@ export interface SubmitProposal {
  * and passes the digest; the decider rebuilds the blob and refuses a digest that does not match.
  */
 export interface ApproveProposal {
-  readonly type: 'approve';
+  readonly type: 'ApproveProposal';
   readonly person: PersonPrincipal;
   /** Whether the principal registry says this person owns the proposal's agent. */
   readonly ownsAgent: boolean;
@@ -41,7 +41,7 @@ export interface ApproveProposal {
 
 /** `POST /mission/approvals` with `decision: "decline"`. */
 export interface DeclineProposal {
-  readonly type: 'decline';
+  readonly type: 'DeclineProposal';
   readonly person: PersonPrincipal;
   readonly ownsAgent: boolean;
   readonly now: Date;

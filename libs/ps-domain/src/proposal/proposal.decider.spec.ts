@@ -18,7 +18,7 @@ const PENDING_ID = pendingIdFromBytes(new Uint8Array(16).fill(7));
 const PERSON = { id: 'alice', tenant: TENANT };
 const PROPOSAL = parseMissionProposal({ description: 'Reconcile November invoices', tools: ['invoices.read'], resources: ['https://erp.example.com/invoices'], expires_at: EXPIRES_AT.toISOString() }, T0);
 
-const submit = (overrides: Partial<SubmitProposal> = {}): SubmitProposal => ({ type: 'submit', pendingId: PENDING_ID, agent: AGENT, agentJkt: AGENT_JKT, proposal: PROPOSAL, now: T0, ...overrides });
+const submit = (overrides: Partial<SubmitProposal> = {}): SubmitProposal => ({ type: 'SubmitProposal', pendingId: PENDING_ID, agent: AGENT, agentJkt: AGENT_JKT, proposal: PROPOSAL, now: T0, ...overrides });
 
 const submitted: ProposalSubmitted = {
   type: 'ProposalSubmitted',
@@ -35,8 +35,8 @@ const pending = fold(proposalDecider, [submitted]);
 const s256For = (now: Date, expiresAt?: Date): string => missionS256(missionBlobBytes(proposalBlobFields(pending, PROPOSAL, { approver: APPROVER, now, ...(expiresAt ? { expiresAt } : {}) })));
 const S256 = s256For(T1);
 
-const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'approve', person: PERSON, ownsAgent: true, approver: APPROVER, content: PROPOSAL, s256: S256, now: T1, ...overrides });
-const decline = (overrides: Partial<DeclineProposal> = {}): DeclineProposal => ({ type: 'decline', person: PERSON, ownsAgent: true, now: T1, ...overrides });
+const approve = (overrides: Partial<ApproveProposal> = {}): ApproveProposal => ({ type: 'ApproveProposal', person: PERSON, ownsAgent: true, approver: APPROVER, content: PROPOSAL, s256: S256, now: T1, ...overrides });
+const decline = (overrides: Partial<DeclineProposal> = {}): DeclineProposal => ({ type: 'DeclineProposal', person: PERSON, ownsAgent: true, now: T1, ...overrides });
 
 const approved: ProposalApproved = {
   type: 'ProposalApproved',
@@ -58,7 +58,7 @@ describe('pending ids (DESIGN 3.1, DESIGN 1 stream psproposal-<pending_id>)', ()
 });
 
 describe('Proposal decider (DESIGN 3.1)', () => {
-  describe('submit', () => {
+  describe('SubmitProposal', () => {
     it('spec 3 rule 5 (ADR 0019): records ProposalSubmitted with the agent, its key thumbprint and the digest of the proposal — never its content; the view is pending', () => {
       const state = given(proposalDecider).when(submit()).then([submitted]);
       expect(proposalView(state)).toEqual({ status: 'pending' });
@@ -89,7 +89,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
   });
 
-  describe('approve', () => {
+  describe('ApproveProposal', () => {
     it('DESIGN 3.1: records ProposalApproved {s256, approved_by, tenant, approved_at, expires_at}; the view carries s256', () => {
       const state = given(proposalDecider, [submitted]).when(approve()).then([approved]);
       expect(proposalView(state)).toEqual({ status: 'approved', s256: S256 });
@@ -158,7 +158,7 @@ describe('Proposal decider (DESIGN 3.1)', () => {
     });
   });
 
-  describe('decline', () => {
+  describe('DeclineProposal', () => {
     it('DESIGN 3.1: records ProposalDeclined; the view is declined', () => {
       const state = given(proposalDecider, [submitted]).when(decline()).then([declined]);
       expect(proposalView(state)).toEqual({ status: 'declined' });

@@ -26,11 +26,11 @@ export const proposalDecider: Decider<ProposalCommand, ProposalEvent, ProposalSt
 
   decide(command, state) {
     switch (command.type) {
-      case 'submit':
+      case 'SubmitProposal':
         return decideSubmit(command, state);
-      case 'approve':
+      case 'ApproveProposal':
         return decideApprove(command, state);
-      case 'decline':
+      case 'DeclineProposal':
         return decideDecline(command, state);
       default:
         return unknownCommand(command, () => new InvalidCommandError('unknown proposal command'));

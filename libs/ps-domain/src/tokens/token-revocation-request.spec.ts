@@ -30,7 +30,7 @@ const issued: TrackedTokenEvent = {
 };
 
 const revoke = (by: TokenRevoker, now = T1): RevokeToken => ({
-  type: 'revoke',
+  type: 'RevokeToken',
   token: identity,
   by,
   actor: by === 'holder' ? { id: AGENT, role: 'agent' } : { id: RESOURCE, role: 'resource' },

@@ -16,7 +16,7 @@ export interface IssuedTokenFacts extends TokenIdentity {
 
 /** Records a Tracked Auth Token before it is returned to the agent (spec 2.6). */
 export interface RecordIssuedToken {
-  readonly type: 'recordIssued';
+  readonly type: 'RecordIssuedToken';
   readonly approver: string;
   readonly missionS256: string;
   readonly token: IssuedTokenFacts;
@@ -27,7 +27,7 @@ export interface RecordIssuedToken {
 
 /** The mission terminated before the token left the PS (spec 3 rule 3): it is never handed out. */
 export interface WithholdToken {
-  readonly type: 'withhold';
+  readonly type: 'WithholdToken';
   readonly token: TokenIdentity;
   readonly actor: Actor;
   readonly now: Date;
@@ -35,7 +35,7 @@ export interface WithholdToken {
 
 /** Spec 4.4, 6: attempts about to be made (one event each; tokens no longer in need are skipped). */
 export interface RecordRevocationAttempts {
-  readonly type: 'recordAttempts';
+  readonly type: 'RecordRevocationAttempts';
   readonly tokens: readonly TokenIdentity[];
   readonly now: Date;
 }
@@ -48,14 +48,14 @@ export interface RevocationResult extends TokenIdentity {
 
 /** Spec 4.4, 6: results of attempts (a second confirmation of a token records nothing). */
 export interface RecordRevocationResults {
-  readonly type: 'recordResults';
+  readonly type: 'RecordRevocationResults';
   readonly results: readonly RevocationResult[];
   readonly now: Date;
 }
 
 /** The PS stops trying for these tokens (expired, or attempts exhausted). */
 export interface StopRevocations {
-  readonly type: 'stop';
+  readonly type: 'StopRevocations';
   readonly tokens: readonly TokenIdentity[];
   readonly reason: 'expired' | 'attempts_exhausted';
   readonly now: Date;
@@ -63,7 +63,7 @@ export interface StopRevocations {
 
 /** DESIGN 3.1 revocation endpoint: the holder or the audience revokes a handed-out token (ADR 0016). */
 export interface RevokeToken {
-  readonly type: 'revoke';
+  readonly type: 'RevokeToken';
   readonly token: TokenIdentity;
   readonly by: TokenRevoker;
   readonly actor: Actor;

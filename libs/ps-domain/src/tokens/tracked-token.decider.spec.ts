@@ -17,7 +17,7 @@ function facts(overrides: Partial<IssuedTokenFacts> = {}): IssuedTokenFacts {
 }
 
 function issue(overrides: Partial<IssuedTokenFacts> = {}, now = T0): RecordIssuedToken {
-  return { type: 'recordIssued', approver: APPROVER, missionS256: MISSION_S256, token: facts(overrides), actor: AGENT_ACTOR, policy: TOKEN_POLICIES.owningAgent, now };
+  return { type: 'RecordIssuedToken', approver: APPROVER, missionS256: MISSION_S256, token: facts(overrides), actor: AGENT_ACTOR, policy: TOKEN_POLICIES.owningAgent, now };
 }
 
 const log = (sequence: number, now: Date, actor = AGENT_ACTOR, policy: TokenPolicy = TOKEN_POLICIES.owningAgent): TokenLogData => ({
@@ -98,7 +98,7 @@ describe('spec 2.6: a Tracked Auth Token record per issued token', () => {
   });
 
   it('a withheld token (mission terminated before the answer) is no longer handed out, once', () => {
-    const withhold = { type: 'withhold', token: { iss: APPROVER, jti: 'jti-1' }, actor: AGENT_ACTOR, now: T1 } as const;
+    const withhold = { type: 'WithholdToken', token: { iss: APPROVER, jti: 'jti-1' }, actor: AGENT_ACTOR, now: T1 } as const;
     const state = given(trackedTokenDecider, [issued()])
       .when(withhold)
       .then([{ type: 'AuthTokenWithheld', data: { ...log(2, T1), iss: APPROVER, jti: 'jti-1', reason: 'mission_terminated' } }]);
@@ -112,10 +112,10 @@ describe('spec 2.6: a Tracked Auth Token record per issued token', () => {
 describe('spec 4.4 / 6: every revocation attempt and result is an event', () => {
   it('records an attempt per token still in need, numbered per token', () => {
     given(trackedTokenDecider, [issued('a', 1), issued('b', 2)])
-      .when({ type: 'recordAttempts', tokens: [{ iss: APPROVER, jti: 'a' }, { iss: APPROVER, jti: 'b' }], now: T0 })
+      .when({ type: 'RecordRevocationAttempts', tokens: [{ iss: APPROVER, jti: 'a' }, { iss: APPROVER, jti: 'b' }], now: T0 })
       .then([attempted('a', 1, 3), attempted('b', 1, 4)]);
     given(trackedTokenDecider, [issued('a', 1), attempted('a', 1, 2), failed('a', 1, 3)])
-      .when({ type: 'recordAttempts', tokens: [{ iss: APPROVER, jti: 'a' }], now: T0 })
+      .when({ type: 'RecordRevocationAttempts', tokens: [{ iss: APPROVER, jti: 'a' }], now: T0 })
       .then([attempted('a', 2, 4)]);
   });
 
@@ -129,13 +129,13 @@ describe('spec 4.4 / 6: every revocation attempt and result is an event', () => 
       issued('expires-soon', 6),
     ];
     given(trackedTokenDecider, history)
-      .when({ type: 'recordAttempts', tokens: ['confirmed', 'withheld', 'expires-soon', 'unknown'].map((jti) => ({ iss: APPROVER, jti })), now: EXP })
+      .when({ type: 'RecordRevocationAttempts', tokens: ['confirmed', 'withheld', 'expires-soon', 'unknown'].map((jti) => ({ iss: APPROVER, jti })), now: EXP })
       .thenNothingHappens();
   });
 
   it('spec 4.4 rule 3: a 200 confirms; a confirmation is recorded once, even when the same result arrives again', () => {
     const history = [issued('a', 1), attempted('a', 1, 2)];
-    const result = { type: 'recordResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed', httpStatus: 200 }], now: T0 } as const;
+    const result = { type: 'RecordRevocationResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed', httpStatus: 200 }], now: T0 } as const;
     given(trackedTokenDecider, history).when(result).then([confirmed('a', 1, 3)]);
     given(trackedTokenDecider, [...history, confirmed('a', 1, 3)]).when(result).thenNothingHappens();
     given(trackedTokenDecider, history)
@@ -147,7 +147,7 @@ describe('spec 4.4 / 6: every revocation attempt and result is an event', () => 
     const history = [issued('a', 1), attempted('a', 1, 2)];
     for (const [outcome, status] of [['timeout', undefined], ['unreachable', undefined], ['server_error', 503], ['ambiguous', 202], ['rejected', 401]] as const) {
       const state = given(trackedTokenDecider, history)
-        .when({ type: 'recordResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome, ...(status !== undefined ? { httpStatus: status } : {}) }], now: T0 })
+        .when({ type: 'RecordRevocationResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome, ...(status !== undefined ? { httpStatus: status } : {}) }], now: T0 })
         .then([failed('a', 1, 3, outcome, status ?? null)]);
       expect(revocationCandidates(state, T0).map((token) => token.jti)).toEqual(['a']);
     }
@@ -155,24 +155,24 @@ describe('spec 4.4 / 6: every revocation attempt and result is an event', () => 
 
   it('a result must answer a recorded attempt; a result for an attempt already answered records nothing', () => {
     given(trackedTokenDecider, [issued('a', 1)])
-      .when({ type: 'recordResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed' }], now: T0 })
+      .when({ type: 'RecordRevocationResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed' }], now: T0 })
       .thenThrows(InvalidCommandError);
     given(trackedTokenDecider, [issued('a', 1), attempted('a', 1, 2), failed('a', 1, 3)])
-      .when({ type: 'recordResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'timeout' }], now: T0 })
+      .when({ type: 'RecordRevocationResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'timeout' }], now: T0 })
       .thenNothingHappens();
   });
 
   it('only a 200 may confirm', () => {
     given(trackedTokenDecider, [issued('a', 1), attempted('a', 1, 2)])
-      .when({ type: 'recordResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed', httpStatus: 204 }], now: T0 })
+      .when({ type: 'RecordRevocationResults', results: [{ iss: APPROVER, jti: 'a', attempt: 1, outcome: 'confirmed', httpStatus: 204 }], now: T0 })
       .thenThrows(InvalidCommandError);
   });
 
   it('stopping: expired tokens stop as expired (only once they are), exhausted ones as attempts_exhausted', () => {
     const history = [issued('a', 1), issued('b', 2, { exp: LATER_EXP.toISOString() })];
-    given(trackedTokenDecider, history).when({ type: 'stop', tokens: [{ iss: APPROVER, jti: 'b' }], reason: 'expired', now: EXP }).thenThrows(InvalidCommandError);
+    given(trackedTokenDecider, history).when({ type: 'StopRevocations', tokens: [{ iss: APPROVER, jti: 'b' }], reason: 'expired', now: EXP }).thenThrows(InvalidCommandError);
     const state = given(trackedTokenDecider, history)
-      .when({ type: 'stop', tokens: [{ iss: APPROVER, jti: 'a' }, { iss: APPROVER, jti: 'b' }], reason: 'attempts_exhausted', now: T0 })
+      .when({ type: 'StopRevocations', tokens: [{ iss: APPROVER, jti: 'a' }, { iss: APPROVER, jti: 'b' }], reason: 'attempts_exhausted', now: T0 })
       .then([
         { type: 'TokenRevocationStopped', data: { ...log(3, T0, PS_REVOCATION, TOKEN_POLICIES.revocation), iss: APPROVER, jti: 'a', reason: 'attempts_exhausted' } },
         { type: 'TokenRevocationStopped', data: { ...log(4, T0, PS_REVOCATION, TOKEN_POLICIES.revocation), iss: APPROVER, jti: 'b', reason: 'attempts_exhausted' } },
@@ -182,7 +182,7 @@ describe('spec 4.4 / 6: every revocation attempt and result is an event', () => 
 
   it('rejects oversized batches and malformed identities', () => {
     const many = Array.from({ length: 1_001 }, (_, index) => ({ iss: APPROVER, jti: `j${index}` }));
-    given(trackedTokenDecider).when({ type: 'recordAttempts', tokens: many, now: T2 }).thenThrows(InvalidCommandError);
-    given(trackedTokenDecider).when({ type: 'recordAttempts', tokens: [{ iss: '', jti: 'x' }], now: T2 }).thenThrows(InvalidCommandError);
+    given(trackedTokenDecider).when({ type: 'RecordRevocationAttempts', tokens: many, now: T2 }).thenThrows(InvalidCommandError);
+    given(trackedTokenDecider).when({ type: 'RecordRevocationAttempts', tokens: [{ iss: '', jti: 'x' }], now: T2 }).thenThrows(InvalidCommandError);
   });
 });

@@ -36,17 +36,17 @@ export const trackedTokenDecider: Decider<TrackedTokenCommand, TrackedTokenEvent
 
   decide(command, state) {
     switch (command.type) {
-      case 'recordIssued':
+      case 'RecordIssuedToken':
         return decideIssued(command, state);
-      case 'withhold':
+      case 'WithholdToken':
         return decideWithhold(command, state);
-      case 'recordAttempts':
+      case 'RecordRevocationAttempts':
         return decideAttempts(command, state);
-      case 'recordResults':
+      case 'RecordRevocationResults':
         return decideResults(command, state);
-      case 'stop':
+      case 'StopRevocations':
         return decideStop(command, state);
-      case 'revoke':
+      case 'RevokeToken':
         return decideRevoke(command, state);
       default:
         return unknownCommand(command, () => new InvalidCommandError('unknown tracked token command'));

@@ -60,7 +60,8 @@ export class ChangeMissionLifecycleHandler implements ICommandHandler<ChangeMiss
     refuseCascadedByLineage(mission, reportedState(mission, ancestors, now), actor.id, nonce, now);
     if (change.reason instanceof ProtocolError) throw change.reason;
     const command = {
-      type: operation,
+      type: 'ChangeMissionLifecycle' as const,
+      operation,
       actor,
       reason: change.reason.reason!,
       now,

@@ -36,7 +36,7 @@ export async function cascadeIfLineageEnded(
     missionStreamName(ids.childMissionId),
     missionDecider,
     {
-      type: 'cascade', actor: CREATION_CASCADE_ACTOR, missionId: ids.childMissionId, parentMissionId: ids.parentMissionId,
+      type: 'CascadeMission', actor: CREATION_CASCADE_ACTOR, missionId: ids.childMissionId, parentMissionId: ids.parentMissionId,
       parentState, parentTerminalAt: new Date(report.since), now: context.now,
     },
     { ...context, actor: CREATION_CASCADE_ACTOR },

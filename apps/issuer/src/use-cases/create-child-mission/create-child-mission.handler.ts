@@ -111,7 +111,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
         // Step 10 (DESIGN 2.4): the commit point, at the parent revision steps 4 and 8 were decided on. The
         // decider re-checks over the parent's real state: active, fan-out, strict subset, expiry, resources.
         await decideAndAppend(this.store, missionStreamName(parent.missionId), missionDecider, read, {
-          type: 'attachChild', childMissionId: ids.childMissionId, childClientId: request.childActor.sub, parentEntryIndexes: outcome.justifiedBy, actor, now,
+          type: 'AttachChild', childMissionId: ids.childMissionId, childClientId: request.childActor.sub, parentEntryIndexes: outcome.justifiedBy, actor, now,
           child: { authoritySet: request.authoritySet, expiresAt: outcome.expiresAt, intentResources: request.intent.resources },
           grantId, grantExpiresAt, cascadeMode: request.cascadeMode, evidence,
         }, context, { hashChain: true });
@@ -193,7 +193,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
     await asProtocolErrors(async () => {
       await parentNotActiveIfCascaded(this.logger, checked.parent.missionId, async () => {
         await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
-          type: 'create', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
+          type: 'CreateMission', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
           authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
           expiresAt: checked.expiresAt, approvedBy, now: ids.now, parent, child: { actor: request.childActor, fanout: checked.fanout },
           parentBounds: { expiresAt: checked.parent.expiresAt, intentResources: checked.parent.intent.resources },
@@ -202,7 +202,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
         await cascadeIfLineageEnded(this.store, this.lineage, { parentMissionId: checked.parent.missionId, childMissionId: ids.childMissionId }, { ...ids.context, now: this.clock.now() });
       });
       await handleCommand(this.store, grantStreamName(ids.grantId), grantDecider, {
-        type: 'issueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,
+        type: 'IssueChildGrant', grantId: ids.grantId, missionId: ids.childMissionId, parentMissionId: checked.parent.missionId,
         clientId: request.childActor.sub, grantHash: grantTokenHash(ids.grantToken), lineageJkts: resolved.lineageJkts, expiresAt: ids.grantExpiresAt, now: ids.now,
       }, ids.context);
     });

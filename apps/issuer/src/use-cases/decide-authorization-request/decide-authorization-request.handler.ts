@@ -60,15 +60,15 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
     const issuer = this.oauth.issuer;
     await asProtocolErrors(async () => {
       await handleCommand(this.store, parStreamName(request.requestId), authorizationRequestDecider,
-        { type: 'approve', clientId: request.clientId, missionId, grantId, approvedBy, now }, context);
+        { type: 'ApproveAuthorizationRequest', clientId: request.clientId, missionId, grantId, approvedBy, now }, context);
       await handleCommand(this.store, grantStreamName(grantId), grantDecider, {
-        type: 'issueCode', grantId, missionId, clientId: request.clientId, codeHash: grantTokenHash(code), redirectUri: request.redirectUri,
+        type: 'IssueAuthorizationCode', grantId, missionId, clientId: request.clientId, codeHash: grantTokenHash(code), redirectUri: request.redirectUri,
         codeChallenge: request.codeChallenge, requestId: request.requestId, now,
         expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
         ...(request.dpopJkt !== undefined ? { dpopJkt: request.dpopJkt } : {}),
       }, context);
       await handleCommand(this.store, missionStreamName(missionId), missionDecider, {
-        type: 'create', missionId, issuer, clientId: request.clientId, authoritySet: request.authoritySet,
+        type: 'CreateMission', missionId, issuer, clientId: request.clientId, authoritySet: request.authoritySet,
         authorityHash: authorityHash(issuer, request.authoritySet), intent: request.intent, expiresAt: missionExpiresAt, approvedBy, now,
       }, context, { hashChain: true });
     });
@@ -79,7 +79,7 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
   private async decline(request: AuthorizationRequest, actor: Actor, reason: string): Promise<Redirect> {
     const now = this.clock.now();
     await asProtocolErrors(() => handleCommand(this.store, parStreamName(request.requestId), authorizationRequestDecider,
-      { type: 'decline', clientId: request.clientId, actor, reason, now }, commandContext(actor, `authorize:${request.requestId}`, now)));
+      { type: 'DeclineAuthorizationRequest', clientId: request.clientId, actor, reason, now }, commandContext(actor, `authorize:${request.requestId}`, now)));
     return {
       location: redirectWith(request.redirectUri, {
         error: 'access_denied', error_description: 'the request was declined',

@@ -38,7 +38,7 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
     const actor = { id: request.clientId, role: 'client' };
     const command: PushCommand = {
       ...request,
-      type: 'push',
+      type: 'PushAuthorizationRequest',
       requestId,
       expiresAt: new Date(now.getTime() + REQUEST_URI_LIFETIME_SECONDS * 1000),
       now,

@@ -36,7 +36,7 @@ export class RedeemAuthorizationCodeHandler implements ICommandHandler<RedeemAut
     }
     const refreshToken = this.issuance.newRefreshToken(client, grantId);
     const redeemed = await this.issuance.decide(grantId, client, {
-      type: 'redeemCode', codeHash, clientId: client.client_id, redirectUri, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
+      type: 'RedeemAuthorizationCode', codeHash, clientId: client.client_id, redirectUri, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
       codeVerifierChallenge: s256CodeChallenge(codeVerifier ?? ''),
       ...(refreshToken !== undefined ? { refreshTokenHash: grantTokenHash(refreshToken) } : {}),
     });

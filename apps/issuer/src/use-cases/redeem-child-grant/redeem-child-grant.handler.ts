@@ -37,7 +37,7 @@ export class RedeemChildGrantHandler implements ICommandHandler<RedeemChildGrant
     }
     const refreshToken = this.issuance.newRefreshToken(client, grantId);
     const redeemed = await this.issuance.decide(grantId, client, {
-      type: 'redeemChildGrant', grantHash, clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
+      type: 'RedeemChildGrant', grantHash, clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
       ...(refreshToken !== undefined ? { refreshTokenHash: grantTokenHash(refreshToken) } : {}),
     });
     return this.issuance.tokens(client, mission ?? (await this.issuance.derivableMission(redeemed.missionId)), proof.jkt, refreshToken);

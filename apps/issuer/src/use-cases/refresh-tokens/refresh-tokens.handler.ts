@@ -34,7 +34,7 @@ export class RefreshTokensHandler implements ICommandHandler<RefreshTokens> {
     }
     const next = grantTokenFromBytes(grantId, randomBytes(32));
     const refreshed = await this.issuance.decide(grantId, client, {
-      type: 'refresh', refreshTokenHash: hash, newRefreshTokenHash: grantTokenHash(next), clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
+      type: 'RotateRefreshToken', refreshTokenHash: hash, newRefreshTokenHash: grantTokenHash(next), clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
     });
     return this.issuance.tokens(client, mission ?? (await this.issuance.derivableMission(refreshed.missionId)), proof.jkt, next);
   }

@@ -23,7 +23,7 @@ export class RevokeTokenHandler implements ICommandHandler<RevokeToken> {
   async execute({ client, token }: RevokeToken): Promise<void> {
     const grantId = grantIdOfToken(token);
     if (grantId === undefined) return;
-    const command: GrantCommand = { type: 'revokeRefreshToken', refreshTokenHash: grantTokenHash(token), clientId: client.client_id, now: this.issuance.clock.now() };
+    const command: GrantCommand = { type: 'RevokeRefreshToken', refreshTokenHash: grantTokenHash(token), clientId: client.client_id, now: this.issuance.clock.now() };
     await asProtocolErrors(() => handleCommand(this.issuance.store, grantStreamName(grantId), grantDecider, command, this.issuance.context(client, `revoke:${grantId}`)));
   }
 }

@@ -55,7 +55,7 @@ export class DecideProposalHandler implements ICommandHandler<DecideProposal> {
     const ownsAgent = current.state.status !== 'none' && caller.agents.includes(current.state.agent);
 
     if (decision === 'decline') {
-      await handleCommand(this.store, stream, proposalDecider, { type: 'decline', person, ownsAgent, now }, context);
+      await handleCommand(this.store, stream, proposalDecider, { type: 'DeclineProposal', person, ownsAgent, now }, context);
       // Spec 1 item 7: a declined proposal's content is not kept.
       await this.bodies.deleteProposalContent(pendingId);
       return { status: 'declined' };
@@ -75,7 +75,7 @@ export class DecideProposalHandler implements ICommandHandler<DecideProposal> {
       this.store,
       stream,
       proposalDecider,
-      { type: 'approve', person, ownsAgent, approver, content: content ?? NO_CONTENT, s256, ...(expiresAt ? { expiresAt } : {}), now },
+      { type: 'ApproveProposal', person, ownsAgent, approver, content: content ?? NO_CONTENT, s256, ...(expiresAt ? { expiresAt } : {}), now },
       context,
     );
     const approved = result.state as ApprovedProposal;

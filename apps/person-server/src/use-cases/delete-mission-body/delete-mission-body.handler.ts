@@ -81,7 +81,7 @@ export class DeleteMissionBodyHandler implements ICommandHandler<DeleteMissionBo
         this.store,
         missionStreamName(s256),
         missionDecider,
-        { type: 'deleteBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
+        { type: 'DeleteMissionBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
         { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now },
         MISSION_STREAM_OPTIONS,
       );

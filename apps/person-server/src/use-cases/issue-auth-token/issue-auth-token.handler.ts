@@ -124,7 +124,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
     await this.ledger.execute(
       resource.missionS256,
       {
-        type: 'recordIssued',
+        type: 'RecordIssuedToken',
         approver: this.settings.baseUrl,
         missionS256: resource.missionS256,
         token: await this.facts(identity, resource, holder, caller, upstream, expiresAt),
@@ -138,7 +138,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
     const state = await this.missionLog.state(resource.missionS256);
     const later = this.clock.now();
     if (effectiveState(state, later) !== 'active') {
-      await this.ledger.execute(resource.missionS256, { type: 'withhold', token: identity, actor: { id: caller.agent, role: 'agent' }, now: later }, context);
+      await this.ledger.execute(resource.missionS256, { type: 'WithholdToken', token: identity, actor: { id: caller.agent, role: 'agent' }, now: later }, context);
       throw new MissionTerminatedProblem(terminationReason(state as Mission, later));
     }
     this.logger.info({ mission_s256: resource.missionS256, iss: identity.iss, jti: identity.jti, aud: resource.iss, agent: holder.agent }, 'auth token issued');
@@ -198,7 +198,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
     const trackedTokens = facts === undefined || expiryDue(facts, now) ? await this.ledger.state(s256) : undefined;
     const { state }: { state: MissionState } = await this.missionLog.execute(
       s256,
-      { type: 'applyExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
+      { type: 'ApplyMissionExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
       this.context(caller, now, `token-expiry:${s256}`),
     );
     if (!missionExists(state) || state.approver !== this.settings.baseUrl) throw new MissionNotFoundError('absent');

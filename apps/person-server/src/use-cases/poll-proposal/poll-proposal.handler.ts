@@ -63,7 +63,7 @@ export class PollProposalHandler implements IQueryHandler<PollProposal> {
     const now = this.clock.now();
     // Spec 2.8: a due expiry recorded here carries the token-impact summary.
     const trackedTokens = expiryDue(proposal.approval, now) ? await this.ledger.state(s256) : undefined;
-    const { state } = await this.missionLog.execute(s256, { type: 'applyExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, commandContext(caller, now, `poll-expiry:${s256}`));
+    const { state } = await this.missionLog.execute(s256, { type: 'ApplyMissionExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, commandContext(caller, now, `poll-expiry:${s256}`));
     if (missionExists(state) && state.status === 'terminated') throw new MissionTerminatedError(state.termination.reason);
   }
 }

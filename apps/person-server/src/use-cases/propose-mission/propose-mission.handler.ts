@@ -42,7 +42,7 @@ export class ProposeMissionHandler implements ICommandHandler<ProposeMission> {
     const pendingId = pendingIdFromBytes(new Uint8Array(randomBytes(16)));
     const context = commandContext(caller, now, `proposal:${pendingId}`);
     await this.bodies.recordProposalContent(pendingId, proposal, context);
-    await handleCommand(this.store, proposalStreamName(pendingId), proposalDecider, { type: 'submit', pendingId, agent: caller.agent, agentJkt: caller.agentJkt, proposal, now }, context);
+    await handleCommand(this.store, proposalStreamName(pendingId), proposalDecider, { type: 'SubmitProposal', pendingId, agent: caller.agent, agentJkt: caller.agentJkt, proposal, now }, context);
     return pendingId;
   }
 }

@@ -66,7 +66,7 @@ export class ReadDelegationTreeHandler implements IQueryHandler<ReadDelegationTr
       await this.missionLog.execute(
         s256,
         // Spec 2.8: a due expiry recorded first carries the token-impact summary.
-        { type: 'readTree', caller: who, nodeCount: page.length, complete: next === undefined, now, trackedTokens },
+        { type: 'ReadDelegationTree', caller: who, nodeCount: page.length, complete: next === undefined, now, trackedTokens },
         commandContext(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
       );
       return { mission_s256: s256, as_of: now.toISOString(), nodes: page as unknown as JsonObject[], complete: next === undefined, ...(next !== undefined ? { next_cursor: next } : {}) };

@@ -42,7 +42,7 @@ export class ReadMissionStatusHandler implements IQueryHandler<ReadMissionStatus
       const trackedTokens = expiryDue(approval, now) ? await this.ledger.state(s256) : undefined;
       const result = await this.missionLog.execute(
         s256,
-        { type: 'readStatus', caller: managementCaller(caller), now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
+        { type: 'ReadMissionStatus', caller: managementCaller(caller), now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
         commandContext(caller, now, `status:${facts.requestId ?? randomUUID()}`),
       );
       return missionStatusRepresentation(result.state, now, this.config.status_freshness_seconds);

@@ -55,7 +55,7 @@ export class ManagementRefusals {
       await this.missionLog.execute(
         s256,
         {
-          type: 'recordRefusal',
+          type: 'RecordRefusal',
           caller: managementCaller(caller),
           operation: 'terminate',
           error,

@@ -125,7 +125,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     const replacementResolves = reason === 'superseded' ? await this.replacements.resolves(caller, request.replacementS256, s256, facts) : false;
     checkTerminationRules(approval.role, { ...request, replacementResolves }, s256);
     const now = this.clock.now();
-    await handleCommand(this.store, idem.stream, idempotencyDecider, { type: 'claim', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, now }, this.context(caller, now, request.requestId));
+    await handleCommand(this.store, idem.stream, idempotencyDecider, { type: 'ClaimRequest', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, now }, this.context(caller, now, request.requestId));
     return undefined;
   }
 
@@ -136,7 +136,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     const trackedTokens = await this.ledger.state(s256);
     const who = managementCaller(caller);
     const replacementResolves = request.replacementS256 !== undefined; // validated before the claim (step 3)
-    const { state } = await this.missionLog.execute(s256, { type: 'terminate', caller: who, now, ...request, replacementResolves, trackedTokens }, this.context(caller, now, idem.requestId));
+    const { state } = await this.missionLog.execute(s256, { type: 'TerminateMission', caller: who, now, ...request, replacementResolves, trackedTokens }, this.context(caller, now, idem.requestId));
     // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
     return state as Mission;
   }
@@ -156,7 +156,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
       this.store,
       idem.stream,
       idempotencyDecider,
-      { type: 'record', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, result: answer, now: this.clock.now() },
+      { type: 'RecordRequestResult', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, result: answer, now: this.clock.now() },
       context,
     );
     if (stored.state.status !== 'recorded') throw new InvalidCommandError('the idempotency record was not written');
