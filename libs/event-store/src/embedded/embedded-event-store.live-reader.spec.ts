@@ -72,3 +72,23 @@ describe('embedded store with a read-only snapshot reader (ADR 0003, issue 14)',
     expect(fileBytes(dir).includes('secret-blob-bytes')).toBe(false);
   }, 30_000);
 });
+
+describe('stored form of an event (ADR 0005)', () => {
+  it('data and metadata are stored in RFC 8785 form, so replaying the hash chain needs no re-sorting; the values read back are unchanged', async () => {
+    const dir = freshDir();
+    const store = await EmbeddedEventStore.open({ dataDir: dir });
+    try {
+      const data = { b: 1, a: { d: [{ z: 1, y: 'é' }], c: 2 }, '10': true, '9': null };
+      await store.appendToStream('mission-s', [{ type: 'Created', data, metadata: { z: 'm', a: 'n' } }]);
+      const reader = new Database(join(dir, EMBEDDED_FILE_NAME), { readonly: true });
+      const { record } = reader.prepare('SELECT record FROM events').get() as { record: string };
+      reader.close();
+      expect(record).toContain('"metadata":{"a":"n","z":"m"},"data":{"10":true,"9":null,"a":{"c":2,"d":[{"y":"é","z":1}]},"b":1}');
+      const read: unknown[] = [];
+      for await (const event of store.readStream('mission-s')) read.push(event.data);
+      expect(read).toEqual([data]);
+    } finally {
+      await store.close();
+    }
+  });
+});
