@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { obtainRootMission } from '../../../apps/issuer/src/testing/mission-flows.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { repositoryRoot, startIssuer } from '../../../apps/issuer/src/testing/run-issuer.js';
+import Database from 'better-sqlite3';
 import { openEmbeddedReader } from './source/embedded-reader.js';
+import { audit, copyDataDir } from './testing/tamper.spec-helper.js';
 
 /**
  * Issue 14: "`--data-dir` … safe while the service runs; never writes". The service keeps its single-writer
@@ -85,4 +87,21 @@ describe('mission-audit on the store of a running service (issue 14; ADR 0003, 0
       await service.stop('test finished');
     }
   }, 120_000);
+
+  it('ADR 0029: a store file held exclusively (a service of an older build) is left alone: exit 2 saying it is locked', async () => {
+    const dir = liveDir();
+    const { service } = await startIssuer(dir);
+    await obtainRootMission(service.listenUrl, { details });
+    await service.stop('store ready');
+    const copy = copyDataDir(dir, 'exclusive');
+    dirs.push(copy);
+    const holder = new Database(join(copy, 'events.sqlite'));
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE; COMMIT;');
+    try {
+      expect(await audit(['verify', '--service', 'issuer', '--data-dir', copy])).toMatchObject({ code: 2, err: expect.stringContaining('locked by a running service') });
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
 });

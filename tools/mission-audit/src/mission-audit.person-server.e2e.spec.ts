@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
-import { requestId } from '../../../apps/person-server/src/lifecycle/ps-http.spec-helper.js';
+import { requestId } from '../../../apps/person-server/src/testing/ps-http.spec-helper.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
-import { stage, startTenants, type Tenants } from '../../../apps/person-server/src/missions/multi-tenant.spec-helper.js';
+import { stage, startTenants, type Tenants } from '../../../apps/person-server/src/testing/multi-tenant.spec-helper.js';
 import { audit, copyDataDir, StoreSurgery } from './testing/tamper.spec-helper.js';
 
 /** Issue 14: `mission-audit` on a copy of a real Person Server store: tokens, termination, an erased body. */

@@ -35,7 +35,7 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): Audi
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new SourceUnavailableError(`${path} is locked by a running service (the embedded store allows one process, ADR 0003): stop the service or audit a copy of DATA_DIR`);
+      throw new SourceUnavailableError(`${path} is locked by a running service that holds the file exclusively (a build before the writer lock file, ADR 0003): stop the service or audit a copy of DATA_DIR`);
     }
     throw new SourceUnavailableError(`${path} is not a readable event store: ${(error as Error).message}`);
   }
