@@ -73,6 +73,27 @@ describe('embedded store with a read-only snapshot reader (ADR 0003, issue 14)',
   }, 30_000);
 });
 
+describe('erasure across a restart with a live reader (ADR 0003, 0019)', () => {
+  it('spec 3 rule 5: a store stopped while a reader held its snapshot truncates the WAL with the erased bytes when it starts again', async () => {
+    const dir = freshDir();
+    const secret = 'secret-blob-restart-0123456789';
+    const store = await EmbeddedEventStore.open({ dataDir: dir });
+    await store.appendToStream('psblob-y', [{ type: 'MissionBlobStored', data: { plain: secret } }]);
+    const reader = snapshotReader(dir);
+    reader.prepare('SELECT count(*) FROM events').get();
+    await store.tombstoneStream('psblob-y');
+    await store.close();
+    reader.exec('COMMIT');
+    reader.close();
+    const reopened = await EmbeddedEventStore.open({ dataDir: dir });
+    try {
+      expect(fileBytes(dir).includes(secret)).toBe(false);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
 describe('stored form of an event (ADR 0005)', () => {
   it('data and metadata are stored in RFC 8785 form, so replaying the hash chain needs no re-sorting; the values read back are unchanged', async () => {
     const dir = freshDir();

@@ -70,6 +70,8 @@ export class EmbeddedEventStore implements EventStore {
     const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
     this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
     this.erasure = new ErasureCheckpoint(db);
+    // A WAL left behind by a stop during an audit's snapshot may still hold erased bytes: truncate it at start.
+    this.erasure.request();
     this.writes = new GroupCommitQueue(db, {
       afterCommit: () => {
         this.recent.addCommitted(this.uncommitted);
