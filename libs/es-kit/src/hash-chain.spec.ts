@@ -28,6 +28,16 @@ describe('canonicalJson (RFC 8785, ADR 0005/0010)', () => {
     }
   });
 
+  it('gives the same text for values already in canonical member order, the stored form of events (integer-like keys included)', () => {
+    let seed = 7;
+    const next = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 3_000; i++) {
+      const sorted = JSON.parse(canonicalize({ x: randomJson(0, next), y: randomJson(0, next) })!) as JsonObject;
+      expect(canonicalJson(sorted)).toBe(canonicalize(sorted));
+    }
+    expect(canonicalJson({ a: { '10': 1, '9': 2, b: 'é' }, z: [{ y: 1, x: 2 }] })).toBe('{"a":{"10":1,"9":2,"b":"é"},"z":[{"x":2,"y":1}]}');
+  });
+
   it('falls back to canonicalize for what JSON.parse never returns, and refuses lone surrogates as it does', () => {
     const withToJson = { at: new Date('2026-01-01T00:00:00Z'), list: [undefined, 1], skipped: undefined };
     expect(canonicalJson(withToJson)).toBe(canonicalize(withToJson));

@@ -1,6 +1,8 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
-import type { JsonObject } from '@mission/event-store';
+import { canonicalJson, type JsonObject } from '@mission/event-store';
+
+export { canonicalJson };
 
 /**
  * Hash chain of a lifecycle stream (DESIGN 1). Each event's `metadata.prev_hash` is the hash of the
@@ -25,76 +27,21 @@ export function genesisHash(streamName: string): string {
 }
 
 export function eventHash(event: ChainedEvent): string {
+  // Members in JCS order, so that a stored (canonical) event needs no re-sorting (canonical-json.ts).
   return digest({
-    typ: 'stream-event',
-    stream: event.streamName,
-    revision: event.revision.toString(),
-    type: event.type,
     data: event.data,
     metadata: event.metadata,
+    revision: event.revision.toString(),
+    stream: event.streamName,
+    typ: 'stream-event',
+    type: event.type,
   });
 }
 
+/** Node ≥ 20.12's one-shot `crypto.hash` (no Hash object per event); not yet in this @types/node. */
+const oneShotHash = (crypto as unknown as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+
 function digest(value: JsonObject): string {
-  return `sha-256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('base64url')}`;
-}
-
-/**
- * RFC 8785 (JCS) for JSON values as events hold them (what JSON.parse returns): byte for byte what
- * the `canonicalize` package produces, about twice as fast (no cycle bookkeeping, native
- * well-formedness check). Anything else — toJSON objects, undefined, functions, non-finite
- * numbers — is left to `canonicalize` itself, which also throws on lone surrogates as before.
- */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalFast(value);
-  if (text !== undefined) return text;
-  const slow = canonicalize(value);
-  if (slow === undefined) throw new TypeError('value cannot be canonicalized');
-  return slow;
-}
-
-/** No lone surrogates (ES2024 `String.prototype.isWellFormed`, native in Node 20; not in this TS lib setting). */
-const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-
-/** undefined when the value needs the general path. */
-function canonicalFast(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return isWellFormed(value) ? JSON.stringify(value) : undefined;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) {
-        let text = '[';
-        for (let i = 0; i < value.length; i++) {
-          const item = canonicalFast(value[i]);
-          if (item === undefined) return undefined;
-          text += i === 0 ? item : `,${item}`;
-        }
-        return `${text}]`;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return undefined;
-      const record = value as Record<string, unknown>;
-      // JCS sorts by UTF-16 code units: the default sort order of strings.
-      const keys = Object.keys(record).sort();
-      let text = '{';
-      let first = true;
-      for (const key of keys) {
-        if (!isWellFormed(key)) return undefined;
-        const item = record[key];
-        if (item === undefined) continue; // as JSON.stringify and canonicalize: absent
-        const encoded = canonicalFast(item);
-        if (encoded === undefined) return undefined;
-        text += `${first ? '' : ','}${JSON.stringify(key)}:${encoded}`;
-        first = false;
-      }
-      return `${text}}`;
-    }
-    default:
-      return undefined;
-  }
+  const text = canonicalJson(value);
+  return `sha-256:${oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text, 'utf8').digest('base64url')}`;
 }

@@ -2,6 +2,7 @@ export * from './port/event-store.js';
 export * from './port/errors.js';
 export * from './port/position.js';
 export * from './port/stream-name.js';
+export { canonicalJson } from './port/canonical-json.js';
 export { MAX_APPEND_BYTES, MAX_EVENTS_PER_APPEND } from './port/validate-events.js';
 export { EmbeddedEventStore, type EmbeddedEventStoreOptions } from './embedded/embedded-event-store.js';
 export { EventStoreDbEventStore, type EventStoreDbOptions } from './eventstoredb/eventstoredb-event-store.js';

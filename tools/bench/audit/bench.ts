@@ -4,10 +4,11 @@
  * mission-transition-sized data), seals it with the platform's SealWriter (a seal per 1,000 events), then
  * measures in the same process: the raw read rate of the audit's read-only reader (decode only), and the
  * replay rate of `verify` (hash per event, chains, seal replay, issuer checks). Prints peak RSS and the
- * load average, since the machine may be shared. Options: BENCH_AUDIT_EVENTS, BENCH_DIR.
+ * load average, since the machine may be shared. Options: BENCH_AUDIT_EVENTS, BENCH_DIR (kept, and reused by the
+ * next run with the same BENCH_DIR, so that a change is measured on the same store).
  */
-import { generateKeyPair, exportJWK } from 'jose';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPair, exportJWK, type JWK } from 'jose';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { es256SealSigner, eventHash, genesisHash, PREV_HASH, SealWriter } from '@mission/es-kit';
@@ -50,18 +51,28 @@ async function fill(store: EmbeddedEventStore): Promise<void> {
 async function main(): Promise<void> {
   const dataDir = process.env['BENCH_DIR'] ?? mkdtempSync(join(tmpdir(), 'bench-audit-'));
   console.log(`load average at start: ${loadavg().map((load) => load.toFixed(2)).join(' ')} (${process.env['BENCH_DIR'] ? 'given' : 'temp'} dir ${dataDir})`);
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' }] };
-  let started = process.hrtime.bigint();
-  const store = await EmbeddedEventStore.open({ dataDir, synchronous: 'NORMAL' });
-  await fill(store);
-  console.log(`filled: ${rate(total, seconds(started))}`);
-  started = process.hrtime.bigint();
-  const sealer = new SealWriter({ store, service: 'issuer', signer: es256SealSigner(privateKey, 'bench'), everyEvents: 1_000, everyMs: 3_600_000 });
-  await sealer.start();
-  await sealer.stop();
-  await store.close();
-  console.log(`sealed by SealWriter: ${rate(total, seconds(started))}`);
+  const jwksFile = join(dataDir, 'bench-jwks.json');
+  let jwks: { keys: JWK[] };
+  let started: bigint;
+  if (existsSync(jwksFile)) {
+    // A store kept from an earlier run (BENCH_DIR): measure the same data again, e.g. before and after a change.
+    jwks = JSON.parse(readFileSync(jwksFile, 'utf8')) as { keys: JWK[] };
+    console.log(`reusing the store in ${dataDir}`);
+  } else {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' }] };
+    started = process.hrtime.bigint();
+    const store = await EmbeddedEventStore.open({ dataDir, synchronous: 'NORMAL' });
+    await fill(store);
+    console.log(`filled: ${rate(total, seconds(started))}`);
+    started = process.hrtime.bigint();
+    const sealer = new SealWriter({ store, service: 'issuer', signer: es256SealSigner(privateKey, 'bench'), everyEvents: 1_000, everyMs: 3_600_000 });
+    await sealer.start();
+    await sealer.stop();
+    await store.close();
+    console.log(`sealed by SealWriter: ${rate(total, seconds(started))}`);
+    writeFileSync(jwksFile, JSON.stringify(jwks));
+  }
 
   const reader = openEmbeddedReader(dataDir);
   started = process.hrtime.bigint();

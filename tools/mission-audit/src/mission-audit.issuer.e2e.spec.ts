@@ -160,19 +160,6 @@ describe('mission-audit verify on an issuer store (issue 14, DESIGN 4)', () => {
     expect(await audit(['verify', '--service', 'issuer', '--data-dir', join(dataDir, 'missing')])).toMatchObject({ code: 2, err: expect.stringContaining('no embedded event store') });
   });
 
-  it('ADR 0029: on the store of a running service it changes nothing and exits 2 saying the store is locked', async () => {
-    const live = mkdtempSync(join(tmpdir(), 'audit-live-'));
-    copies.push(live);
-    const { service } = await startIssuer(live);
-    try {
-      const run = await audit(['verify', '--service', 'issuer', '--data-dir', live]);
-      expect(run).toMatchObject({ code: 2, err: expect.stringContaining('locked by a running service') });
-      expect((await fetch(`${service.listenUrl}/readyz`)).status).toBe(200);
-    } finally {
-      await service.stop('test finished');
-    }
-  });
-
   it('DESIGN 4: `mission-audit` runs as the installed bin (exit 0 clean, 1 after one edited event)', async () => {
     const bin = join(repositoryRoot, 'tools/mission-audit/bin/mission-audit.mjs');
     const exitOf = (dir: string) => new Promise<number>((resolve) => execFile(process.execPath, [bin, 'verify', '--service', 'issuer', '--data-dir', dir], (error) => resolve(error ? Number(error.code) : 0)));

@@ -13,6 +13,7 @@ import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
 import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
 import { decodeFrozen, decodeRecord } from './stored-record.js';
+import { ErasureCheckpoint } from './erasure-checkpoint.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -46,33 +47,39 @@ export class EmbeddedEventStore implements EventStore {
   private closed = false;
 
   static async open(options: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
-    const { db, path } = openDatabase(options);
+    const { db, path, writerLock } = openDatabase(options);
     options.logger?.info(
       { event_store: 'embedded', path },
       `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
     );
-    return new EmbeddedEventStore(db, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY);
+    return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY);
   }
 
   private readonly recent: RecentEvents;
+  private readonly erasure: ErasureCheckpoint;
   /** Rows written by the transaction in progress; they reach `recent` only once it committed. */
   private uncommitted: RecentRow[] = [];
   private uncommittedTombstones: string[] = [];
 
   private constructor(
     private readonly db: Database.Database,
+    private readonly writerLock: Database.Database,
     private readonly pollMs: number,
     recentEventsCapacity: number,
   ) {
     const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
     this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
+    this.erasure = new ErasureCheckpoint(db);
+    // A WAL left behind by a stop during an audit's snapshot may still hold erased bytes: truncate it at start.
+    this.erasure.request();
     this.writes = new GroupCommitQueue(db, {
       afterCommit: () => {
         this.recent.addCommitted(this.uncommitted);
         for (const streamName of this.uncommittedTombstones) this.recent.removeStream(streamName);
         // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
-        // images with the deleted bytes, is truncated to nothing.
-        if (this.uncommittedTombstones.length > 0) db.pragma('wal_checkpoint(TRUNCATE)');
+        // images with the deleted bytes, is truncated to nothing (retried while an auditor's snapshot holds it).
+        if (this.uncommittedTombstones.length > 0) this.erasure.request();
+        else this.erasure.retryIfPending();
         this.uncommitted = [];
         this.uncommittedTombstones = [];
         this.appended.notify();
@@ -265,7 +272,9 @@ export class EmbeddedEventStore implements EventStore {
     await this.writes.drained();
     this.closed = true;
     this.appended.notify();
+    this.erasure.stop();
     this.db.close();
+    this.writerLock.close();
   }
 
   /** A queued write whose rows are forgotten if its savepoint is rolled back (it threw). */

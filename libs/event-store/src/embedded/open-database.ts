@@ -5,6 +5,12 @@ import { EventStoreStartupError } from '../port/errors.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export const EMBEDDED_FILE_NAME = 'events.sqlite';
+/**
+ * The single-writer lock (ADR 0003): a tiny SQLite file this process holds in EXCLUSIVE locking mode for as
+ * long as the store is open. The kernel releases it when the process dies, so a crash never leaves a stale
+ * lock, and the store file itself stays readable by `mission-audit` (read-only, WAL snapshot) meanwhile.
+ */
+export const WRITER_LOCK_FILE_NAME = 'events.writer-lock';
 
 export interface OpenDatabaseOptions {
   readonly dataDir: string;
@@ -14,39 +20,71 @@ export interface OpenDatabaseOptions {
   readonly lockTimeoutMs?: number;
 }
 
+export interface OpenedDatabase {
+  readonly db: Database.Database;
+  readonly path: string;
+  /** Held until the store closes; close it after `db`. */
+  readonly writerLock: Database.Database;
+}
+
 /**
- * Opens (or creates) the store file, takes an exclusive lock for this process and checks the schema.
+ * Opens (or creates) the store file after taking the single-writer lock, and checks the schema.
  * Every failure becomes an EventStoreStartupError naming the file, so an operator sees why the service
  * refused to start instead of a driver stack trace.
  */
-export function openDatabase(options: OpenDatabaseOptions): { db: Database.Database; path: string } {
+export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   const path = join(options.dataDir, EMBEDDED_FILE_NAME);
   try {
     mkdirSync(options.dataDir, { recursive: true });
   } catch (error) {
     throw new EventStoreStartupError(`cannot create data directory ${options.dataDir}: ${(error as Error).message}`, { cause: error });
   }
+  const writerLock = takeWriterLock(options.dataDir, path, options.lockTimeoutMs ?? 2000);
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { timeout: options.lockTimeoutMs ?? 2000 });
     db.defaultSafeIntegers(true);
-    // EXCLUSIVE: one process per file. Subscriptions are woken in-process, and two writers would each
-    // believe they are the single replica.
-    db.pragma('locking_mode = EXCLUSIVE');
+    // Normal (not EXCLUSIVE) locking on the store file itself: the WAL index lives in the `-shm` file, so a
+    // read-only auditor in another process can read a consistent snapshot while this process writes.
+    // Single writer: the writer lock above, not this file's lock.
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`journal_mode is ${String(mode)}, WAL required`);
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     // Erasure (PS spec 3 rule 5, ADR 0019): deleted rows are overwritten with zeros instead of lingering in free
     // space of the file; after a tombstone the WAL is checkpointed and truncated (EmbeddedEventStore).
     db.pragma('secure_delete = ON');
-    db.exec('BEGIN EXCLUSIVE; COMMIT;');
     db.exec(SCHEMA_SQL);
     checkSchemaVersion(db, path);
-    return { db, path };
+    return { db, path, writerLock };
   } catch (error) {
     db?.close();
+    writerLock.close();
     if (error instanceof EventStoreStartupError) throw error;
     throw new EventStoreStartupError(describeOpenFailure(path, error), { cause: error });
+  }
+}
+
+/**
+ * One process per DATA_DIR: subscriptions are woken in-process and process managers assume a single replica,
+ * so a second service on the same directory must fail at start. The lock is SQLite's own EXCLUSIVE lock on a
+ * separate file (POSIX advisory locks: released by the kernel when the holder exits, even by SIGKILL).
+ */
+function takeWriterLock(dataDir: string, storePath: string, timeoutMs: number): Database.Database {
+  const lockPath = join(dataDir, WRITER_LOCK_FILE_NAME);
+  let lock: Database.Database | undefined;
+  try {
+    lock = new Database(lockPath, { timeout: timeoutMs });
+    lock.pragma('locking_mode = EXCLUSIVE');
+    // A write transaction takes the EXCLUSIVE lock; in EXCLUSIVE locking mode it is kept after COMMIT.
+    lock.exec('CREATE TABLE IF NOT EXISTS writer (pid INTEGER); BEGIN EXCLUSIVE; DELETE FROM writer; COMMIT;');
+    return lock;
+  } catch (error) {
+    lock?.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      throw new EventStoreStartupError(`${storePath} is locked by another process (another instance on the same DATA_DIR? its writer lock ${lockPath} is held): ${(error as Error).message}`, { cause: error });
+    }
+    throw new EventStoreStartupError(describeOpenFailure(lockPath, error), { cause: error });
   }
 }
 

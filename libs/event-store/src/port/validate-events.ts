@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 import { MAX_STREAMS_PER_APPEND, type EventData, type ExpectedRevision, type StreamAppend } from './event-store.js';
 import { InvalidEventError, InvalidStreamNameError } from './errors.js';
 import { isValidStreamName } from './stream-name.js';
@@ -58,7 +59,9 @@ export function serializeEvents(streamName: string, events: readonly EventData[]
 function toJsonText(value: unknown, where: string): string {
   if (!isPlainObject(value)) throw new InvalidEventError(`${where} must be a JSON object`);
   assertJson(value, where, 0);
-  return JSON.stringify(value);
+  // Stored in RFC 8785 form (sorted members): the same JSON value, and on replay the hash chain's
+  // canonicalJson is then a plain JSON.stringify (canonical-json.ts, ADR 0005).
+  return canonicalJson(value);
 }
 
 /** Refuses what JSON.stringify would silently change or drop (NaN → null, Date → string, bigint → throw). */

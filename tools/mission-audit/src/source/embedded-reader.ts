@@ -17,8 +17,10 @@ interface StoredRecord {
 
 /**
  * The embedded store's file opened read-only (SQLite `SQLITE_OPEN_READONLY`): the audit can never change
- * an event. A running service holds the file's exclusive lock (ADR 0003), so the audit then waits up to
- * `lockTimeoutMs` and gives up with a clear message instead of interfering.
+ * an event. Everything is read in one read transaction, a WAL snapshot: a running service goes on writing
+ * meanwhile (it keeps its single-writer lock in a separate file, ADR 0003) and the audit sees the store as
+ * it was when the first page was read, never half of a later commit. A service of a build that still
+ * locked the store file exclusively makes the audit wait `lockTimeoutMs` and give up with a clear message.
  */
 export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): AuditSource {
   const path = join(dataDir, FILE_NAME);
@@ -27,11 +29,13 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): Audi
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: lockTimeoutMs });
     db.defaultSafeIntegers(true);
+    // The snapshot starts with the first read and lasts until close.
+    db.exec('BEGIN');
     db.prepare('SELECT count(*) FROM streams').get();
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new SourceUnavailableError(`${path} is locked by a running service (the embedded store allows one process, ADR 0003): stop the service or audit a copy of DATA_DIR`);
+      throw new SourceUnavailableError(`${path} is locked by a running service that holds the file exclusively (a build before the writer lock file, ADR 0003): stop the service or audit a copy of DATA_DIR`);
     }
     throw new SourceUnavailableError(`${path} is not a readable event store: ${(error as Error).message}`);
   }
@@ -59,7 +63,10 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): Audi
       }
     },
     isTombstoned: async (streamName) => (tombstone.get(streamName) as { tombstone: bigint } | undefined)?.tombstone === 1n,
-    close: async () => void db.close(),
+    close: async () => {
+      if (db.inTransaction) db.exec('COMMIT');
+      db.close();
+    },
   };
 }
 

@@ -35,20 +35,19 @@ export class ChainCheck {
       chain = { next: 0n, expectedPrev: typeof prev === 'string' || this.chainedCategories.has(categoryOf(name)) ? genesisHash(name) : undefined, broken: false };
       this.streams.set(name, chain);
     }
-    const at = { stream: name, revision: event.revision.toString(), position: formatPosition(event.position) };
     if (event.revision !== chain.next) {
       const what = event.revision > chain.next
         ? `revision ${event.revision} follows ${chain.next - 1n}: ${event.revision - chain.next} event(s) missing (dropped) before it`
         : `revision ${event.revision} comes after revision ${chain.next - 1n} in the global order (reordered or inserted)`;
-      this.report({ rule: 'chain.revision', message: `${name}: ${what}`, ...at }, chain);
+      this.report({ rule: 'chain.revision', message: `${name}: ${what}`, ...where(event) }, chain);
     } else if (chain.expectedPrev !== undefined) {
-      if (typeof prev !== 'string') this.report({ rule: 'chain.missing_prev_hash', message: `${name} revision ${event.revision} has no prev_hash`, ...at }, chain);
+      if (typeof prev !== 'string') this.report({ rule: 'chain.missing_prev_hash', message: `${name} revision ${event.revision} has no prev_hash`, ...where(event) }, chain);
       else if (prev !== chain.expectedPrev) {
         const culprit = event.revision === 0n ? 'the stream genesis' : `revision ${event.revision - 1n}`;
         this.report({
           rule: 'chain.prev_hash',
           message: `${name} revision ${event.revision}: prev_hash does not match ${culprit} (that event was edited, or an event was inserted, dropped or swapped here)`,
-          ...at,
+          ...where(event),
         }, chain);
       }
     }
@@ -72,4 +71,9 @@ export class ChainCheck {
     chain.broken = true;
     this.findings.add({ check: 'chain', ...finding });
   }
+}
+
+/** Where a finding is, built only when there is one (this runs for every event of the store). */
+function where(event: RecordedEvent): { stream: string; revision: string; position: string } {
+  return { stream: event.streamName, revision: event.revision.toString(), position: formatPosition(event.position) };
 }
