@@ -11,6 +11,7 @@ import {
 } from '../testing/mission-flows.js';
 import { startIssuer } from '../testing/run-issuer.js';
 import { CreateChildMissionHandler as ChildCreations } from '../use-cases/create-child-mission/create-child-mission.handler.js';
+import { expectRefusal } from '../testing/expect-refusal.js';
 
 /*
  * Issue 11, attacker tests over HTTP against the shipped demo config: each would pass a request the issuer
@@ -44,11 +45,6 @@ const LEAF_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, act
 
 const rootMission = (): Promise<MissionHolder> => obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });
 
-async function errorOf(response: Response, status: number, error: string, reason?: string): Promise<Record<string, unknown>> {
-  const body = (await response.json()) as Record<string, unknown>;
-  expect({ status: response.status, error: body['error'], mission_denial_reason: body['mission_denial_reason'] }).toEqual({ status, error, mission_denial_reason: reason });
-  return body;
-}
 
 async function denied(parentMissionId: string): Promise<ChildEvidence[]> {
   const events = await collect(store.readStream(childEvidenceStreamName(parentMissionId)));
@@ -64,7 +60,7 @@ async function createdRequestUri(parent: MissionHolder, childClientId: string, d
 describe('spec 1 item 4, 5 rule 3: the parent never holds child tokens (issue 11 defect 1)', () => {
   it('spec 1 item 4, 2.5 rule 8 (attacker: the parent names itself as child_actor): 400 child_actor_not_allowed, denied evidence, nothing attached', async () => {
     const root = await rootMission();
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
     const [evidence] = await denied(root.tokens.mission_id);
     expect(evidence).toMatchObject({
       decision: 'denied', denial_reason: 'child_actor_not_allowed', child_actor: { sub: 'demo-agent' },
@@ -77,8 +73,8 @@ describe('spec 1 item 4, 5 rule 3: the parent never holds child tokens (issue 11
   it('spec 1 item 4 (attacker: a child names its own parent\'s client — the root\'s — as a grandchild actor): 400 child_actor_not_allowed', async () => {
     const root = await rootMission();
     const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS });
-    await errorOf(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
-    await errorOf(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
+    await expectRefusal(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
+    await expectRefusal(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
     expect((await denied(child.tokens.mission_id)).map((evidence) => evidence.child_actor.sub)).toEqual(['demo-agent', 'demo-subagent']);
     // A third agent is a legitimate grandchild actor.
     const grandchild = await obtainChildMission(service.listenUrl, child, 'demo-worker', { details: LEAF_DETAILS });
@@ -88,7 +84,7 @@ describe('spec 1 item 4, 5 rule 3: the parent never holds child tokens (issue 11
   it('spec 2.5 rule 8, 5 rule 4 (attacker: the child client redeems with the parent grant\'s DPoP key): 400 invalid_grant, denied evidence; the child\'s own key still redeems', async () => {
     const root = await rootMission();
     const requestUri = await createdRequestUri(root, 'demo-subagent');
-    await errorOf(await redeemChild(service.listenUrl, 'demo-subagent', requestUri, root.dpop), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-subagent', requestUri, root.dpop), 400, 'invalid_grant');
     const [evidence] = await denied(root.tokens.mission_id);
     expect(evidence).toMatchObject({ decision: 'denied', denial_reason: 'child_actor_not_allowed', attenuation: { checks: ['redemption_key'], refused_by: 'redemption_key' } });
     const own = await DpopKey.generate();
@@ -101,8 +97,8 @@ describe('spec 1 item 4, 5 rule 3: the parent never holds child tokens (issue 11
     const root = await rootMission();
     const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS });
     const requestUri = await createdRequestUri(child, 'demo-worker');
-    await errorOf(await redeemChild(service.listenUrl, 'demo-worker', requestUri, root.dpop), 400, 'invalid_grant');
-    await errorOf(await redeemChild(service.listenUrl, 'demo-worker', requestUri, child.dpop), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-worker', requestUri, root.dpop), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-worker', requestUri, child.dpop), 400, 'invalid_grant');
     expect((await redeemChild(service.listenUrl, 'demo-worker', requestUri, await DpopKey.generate())).status).toBe(200);
   });
 });
@@ -160,7 +156,7 @@ describe('spec 2.4 rule 3, liveness: honest fan-out never fails (issue 11 defect
 describe('spec 2.6, 6 rule 2: evidence records exactly the checks that ran (issue 11 defect 7)', () => {
   it('spec 2.6 (step 5 refusal): delegation_not_permitted lists steps 3–5 only, refused_by delegation_permitted, result not_evaluated', async () => {
     const root = await obtainRootMission(service.listenUrl, { details: LEAF_DETAILS });
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'delegation_not_permitted');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'delegation_not_permitted');
     const [evidence] = await denied(root.tokens.mission_id);
     expect(evidence!.attenuation).toMatchObject({ checks: ['parent_match', 'parent_active', 'delegation_permitted'], refused_by: 'delegation_permitted', result: 'not_evaluated' });
   });
@@ -168,7 +164,7 @@ describe('spec 2.6, 6 rule 2: evidence records exactly the checks that ran (issu
   it('spec 2.6 (step 7 refusal): not_strict_subset is refused_by strict_subset with result not_strict_subset; no later check is listed', async () => {
     const root = await rootMission();
     const broader = [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read', 'invoices.delete'] }];
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: broader }), 400, 'invalid_request', 'not_strict_subset');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: broader }), 400, 'invalid_request', 'not_strict_subset');
     const [evidence] = await denied(root.tokens.mission_id);
     expect(evidence!.attenuation).toMatchObject({ checks: ['parent_match', 'parent_active', 'delegation_permitted', 'child_actor', 'strict_subset'], refused_by: 'strict_subset', result: 'not_strict_subset' });
   });
@@ -197,7 +193,7 @@ describe('spec 2.5 rule 2, 2.1: the child intent and expiry stay within the pare
   it('spec 2.5 rule 2 (attacker: the child intent names a resource outside the parent\'s intent): 400 not_strict_subset, nothing attached', async () => {
     const root = await rootMission();
     const intent = missionIntent(1_800_000, 'Read the payroll', ['https://erp.example.com', 'https://payroll.example.com']);
-    await errorOf(
+    await expectRefusal(
       await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides: { mission_intent: intent } }),
       400, 'invalid_request', 'not_strict_subset',
     );

@@ -12,6 +12,7 @@ import {
 } from '../testing/mission-flows.js';
 import { startIssuer, testBaseUrl } from '../testing/run-issuer.js';
 import { CreateChildMissionHandler as ChildCreations } from '../use-cases/create-child-mission/create-child-mission.handler.js';
+import { expectRefusal } from '../testing/expect-refusal.js';
 
 let dataDir: string;
 let service: RunningService;
@@ -52,12 +53,6 @@ const LEAF_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, act
 const rootMission = (details: unknown = ROOT_DETAILS, lifetimeMs?: number): Promise<MissionHolder> =>
   obtainRootMission(service.listenUrl, { details, ...(lifetimeMs !== undefined ? { lifetimeMs } : {}) });
 
-async function errorOf(response: Response, status: number, error: string, reason?: string): Promise<Record<string, unknown>> {
-  const body = (await response.json()) as Record<string, unknown>;
-  expect({ status: response.status, error: body['error'], mission_denial_reason: body['mission_denial_reason'] }).toEqual({ status, error, mission_denial_reason: reason });
-  expect(response.headers.get('cache-control')).toBe('no-store');
-  return body;
-}
 
 async function deniedEvidence(parentMissionId: string): Promise<ChildCreationDeniedData['evidence'][]> {
   const events = await collect(store.readStream(childEvidenceStreamName(parentMissionId)));
@@ -118,16 +113,16 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     const first = await redeemChild(service.listenUrl, 'demo-subagent', created.request_uri, key);
     expect(first.status).toBe(200);
     const tokens = (await first.json()) as IssuedTokens;
-    await errorOf(await redeemChild(service.listenUrl, 'demo-subagent', created.request_uri, key), 400, 'invalid_grant');
-    await errorOf(await refreshTokens(service.listenUrl, { clientId: 'demo-subagent', dpop: key, tokens }), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-subagent', created.request_uri, key), 400, 'invalid_grant');
+    await expectRefusal(await refreshTokens(service.listenUrl, { clientId: 'demo-subagent', dpop: key, tokens }), 400, 'invalid_grant');
   });
 
   it('spec 5 rule 3, DESIGN 2.4: only the named child actor redeems — not the parent, not another client; an unknown request_uri is invalid_grant', async () => {
     const root = await rootMission();
     const created = (await (await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS })).json()) as { request_uri: string };
-    await errorOf(await redeemChild(service.listenUrl, 'demo-agent', created.request_uri, root.dpop), 400, 'invalid_grant');
-    await errorOf(await redeemChild(service.listenUrl, 'demo-subagent', `${created.request_uri.slice(0, -4)}AAAA`, await DpopKey.generate()), 400, 'invalid_grant');
-    await errorOf(await redeemChild(service.listenUrl, 'demo-subagent', 'urn:ietf:params:oauth:request_uri:req_AAAAAAAAAAAAAAAAAAAAAA', await DpopKey.generate()), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-agent', created.request_uri, root.dpop), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-subagent', `${created.request_uri.slice(0, -4)}AAAA`, await DpopKey.generate()), 400, 'invalid_grant');
+    await expectRefusal(await redeemChild(service.listenUrl, 'demo-subagent', 'urn:ietf:params:oauth:request_uri:req_AAAAAAAAAAAAAAAAAAAAAA', await DpopKey.generate()), 400, 'invalid_grant');
     // The named child actor still can: the refusals above changed nothing.
     expect((await redeemChild(service.listenUrl, 'demo-subagent', created.request_uri, await DpopKey.generate())).status).toBe(200);
   });
@@ -137,16 +132,16 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     const other = await rootMission();
     const base = { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS };
     // No DPoP proof, a proof of another key, a proof without ath over parent_token.
-    await errorOf(await requestChild(service.listenUrl, root, { ...base, proof: null }), 400, 'invalid_dpop_proof');
-    await errorOf(await requestChild(service.listenUrl, root, { ...base, proof: await other.dpop.proof('POST', `${testBaseUrl}/par`, { accessToken: root.tokens.refresh_token }) }), 400, 'invalid_grant');
-    await errorOf(await requestChild(service.listenUrl, root, { ...base, proof: await root.dpop.proof('POST', `${testBaseUrl}/par`) }), 400, 'invalid_dpop_proof');
+    await expectRefusal(await requestChild(service.listenUrl, root, { ...base, proof: null }), 400, 'invalid_dpop_proof');
+    await expectRefusal(await requestChild(service.listenUrl, root, { ...base, proof: await other.dpop.proof('POST', `${testBaseUrl}/par`, { accessToken: root.tokens.refresh_token }) }), 400, 'invalid_grant');
+    await expectRefusal(await requestChild(service.listenUrl, root, { ...base, proof: await root.dpop.proof('POST', `${testBaseUrl}/par`) }), 400, 'invalid_dpop_proof');
     // A token that is not a grant of ours, and a rotated (no longer current) refresh token.
-    await errorOf(await requestChild(service.listenUrl, root, { ...base, overrides: { parent_token: 'not-a-token' }, proof: await root.dpop.proof('POST', `${testBaseUrl}/par`, { accessToken: 'not-a-token' }) }), 400, 'invalid_grant');
+    await expectRefusal(await requestChild(service.listenUrl, root, { ...base, overrides: { parent_token: 'not-a-token' }, proof: await root.dpop.proof('POST', `${testBaseUrl}/par`, { accessToken: 'not-a-token' }) }), 400, 'invalid_grant');
     const rotated = (await (await refreshTokens(service.listenUrl, other)).json()) as IssuedTokens;
-    await errorOf(await requestChild(service.listenUrl, other, base), 400, 'invalid_grant');
+    await expectRefusal(await requestChild(service.listenUrl, other, base), 400, 'invalid_grant');
     // Spec 4.1 step 5 (the requester holds the parent grant): another registered client presenting root's
     // current refresh token with a valid proof of root's key — both stolen — is refused all the same.
-    await errorOf(await requestChild(service.listenUrl, { ...root, clientId: 'demo-subagent' }, base), 400, 'invalid_grant');
+    await expectRefusal(await requestChild(service.listenUrl, { ...root, clientId: 'demo-subagent' }, base), 400, 'invalid_grant');
     // None of these resolved a parent: no evidence is filed under either mission (decision 0009).
     expect(await deniedEvidence(root.tokens.mission_id)).toEqual([]);
     expect(await deniedEvidence(other.tokens.mission_id)).toEqual([]);
@@ -156,7 +151,7 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
   it('spec 4.1 step 3, spec 7 parent_mismatch: `parent` must name the mission of parent_token; the denial is recorded as evidence', async () => {
     const root = await rootMission();
     const other = await rootMission();
-    const body = await errorOf(
+    const body = await expectRefusal(
       await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides: { parent: other.tokens.mission_id } }),
       400, 'invalid_grant', 'parent_mismatch',
     );
@@ -171,7 +166,7 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     const root = await rootMission();
     const lifecycle = (operation: string) => postAs(service.listenUrl, 'demo-agent', '/missions/lifecycle', { mission_id: root.tokens.mission_id, operation, reason: 'test' });
     expect((await lifecycle('suspend')).status).toBe(200);
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
     expect((await lifecycle('resume')).status).toBe(200);
     expect((await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS })).status).toBe(201);
   });
@@ -191,7 +186,7 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     ['spec 2.4 max_child_depth: children not decremented', [{ ...CHILD_DETAILS[0], delegation: { max_depth: 1, children: { max_children: 3, allowed_child_actors: [{ sub_profile: 'ai_agent' }], max_child_depth: 2 } } }], { sub: 'demo-subagent' }, 400, 'invalid_request', 'not_strict_subset'],
   ])('spec 7: %s is refused with its denial reason', async (_what, details, childActor, status, error, reason) => {
     const root = await rootMission();
-    await errorOf(await requestChild(service.listenUrl, root, { childActor, details }), status, error, reason);
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor, details }), status, error, reason);
     const [evidence] = await deniedEvidence(root.tokens.mission_id);
     expect(evidence).toMatchObject({ decision: 'denied', denial_reason: reason, cascade_mode: 'immediate' });
     // Spec 2.6: `child` is REQUIRED on denied evidence too — the attempt's identifier, never created, and the requested set's hash.
@@ -210,12 +205,12 @@ describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', ()
     const root = await rootMission(details, 7_200_000);
     const response = await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }], lifetimeMs });
     if (status === 201) expect(response.status).toBe(201);
-    else await errorOf(response, 403, 'access_denied', 'policy_denied');
+    else await expectRefusal(response, 403, 'access_denied', 'policy_denied');
   });
 
   it('spec 2.4 rule 1: a children control this issuer cannot enforce refuses creation for that entry (policy_denied)', async () => {
     const root = await rootMission([{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'], delegation: { children: { max_grandchildren: 2 } } }]);
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }] }), 403, 'access_denied', 'policy_denied');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }] }), 403, 'access_denied', 'policy_denied');
   });
 });
 
@@ -246,7 +241,7 @@ describe('fan-out and serialization (spec 2.4 rules 2–3, spec 8, DESIGN 2.4)',
       expect(revoked.status).toBe(200);
     };
     try {
-      await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
+      await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
     } finally {
       creations.beforeCommit = undefined;
     }
@@ -258,7 +253,7 @@ describe('fan-out and serialization (spec 2.4 rules 2–3, spec 8, DESIGN 2.4)',
     const root = await rootMission();
     const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: LEAF_DETAILS });
     expect((await postAs(service.listenUrl, 'demo-agent', '/missions/lifecycle', { mission_id: root.tokens.mission_id, operation: 'revoke', reason: 'race' })).status).toBe(200);
-    const refused = await errorOf(await refreshTokens(service.listenUrl, child), 400, 'invalid_grant');
+    const refused = await expectRefusal(await refreshTokens(service.listenUrl, child), 400, 'invalid_grant');
     expect(refused['mission_error']).toBe('mission_cascaded');
   });
 });
@@ -267,7 +262,7 @@ describe('evidence and tree of real creations (spec 2.6, 4.1 step 11, 5 rule 7)'
   it('spec 2.6: a created and a denied attempt are both readable at /missions/evidence; the tree shows the child and the fan-out counter', async () => {
     const root = await rootMission();
     const child = await obtainChildMission(service.listenUrl, root, 'demo-subagent', { details: CHILD_DETAILS, childActor: { sub: 'demo-subagent', sub_profile: 'ai_agent' } });
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'stranger-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'stranger-agent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'child_actor_not_allowed');
 
     const evidenceResponse = await postAs(service.listenUrl, 'demo-agent', '/missions/evidence', { mission_id: root.tokens.mission_id });
     expect(evidenceResponse.status).toBe(200);
@@ -307,13 +302,13 @@ describe('generations (spec 2.3 rule 2, 2.4 max_child_depth, 3.2 rule 5)', () =>
     const grandchild = await obtainChildMission(service.listenUrl, child, 'demo-worker', { details: LEAF_DETAILS });
     expect(grandchild.tokens.parent).toMatchObject({ id: child.tokens.mission_id, depth: 2 });
     // The grandchild's entry carries no children: it cannot delegate further.
-    await errorOf(await requestChild(service.listenUrl, grandchild, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'delegation_not_permitted');
+    await expectRefusal(await requestChild(service.listenUrl, grandchild, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS }), 400, 'invalid_request', 'delegation_not_permitted');
 
     const lifecycle = (operation: string) => postAs(service.listenUrl, 'demo-agent', '/missions/lifecycle', { mission_id: root.tokens.mission_id, operation, reason: 'test' });
     expect((await lifecycle('suspend')).status).toBe(200);
-    const refused = await errorOf(await refreshTokens(service.listenUrl, grandchild), 400, 'invalid_grant');
+    const refused = await expectRefusal(await refreshTokens(service.listenUrl, grandchild), 400, 'invalid_grant');
     expect(refused['mission_error']).toBe('mission_suspended');
-    await errorOf(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
+    await expectRefusal(await requestChild(service.listenUrl, child, { childActor: { sub: 'demo-agent' }, details: LEAF_DETAILS }), 400, 'invalid_grant', 'parent_not_active');
     expect((await lifecycle('resume')).status).toBe(200);
     expect((await refreshTokens(service.listenUrl, grandchild)).status).toBe(200);
   });
@@ -335,21 +330,21 @@ describe('malformed child creation input is a 4xx, never a 5xx (spec 4.1, 7)', (
     ['a request_uri parameter (RFC 9126 §2.1)', { request_uri: 'urn:ietf:params:oauth:request_uri:x' }],
   ])('PAR child creation with %s → invalid_request', async (_what, overrides) => {
     const root = await rootMission();
-    await errorOf(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides }), 400, 'invalid_request');
+    await expectRefusal(await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides }), 400, 'invalid_request');
   });
 
   it('spec 4.1 rule 2, spec 7: parent_token on the front channel (/authorize) is invalid_request', async () => {
     const response = await fetch(`${service.listenUrl}/authorize?${new URLSearchParams({ client_id: 'demo-agent', request_uri: 'urn:ietf:params:oauth:request_uri:req_AAAAAAAAAAAAAAAAAAAAAA', parent_token: 'x' }).toString()}`, { redirect: 'manual' });
-    const body = await errorOf(response, 400, 'invalid_request');
+    const body = await expectRefusal(response, 400, 'invalid_request');
     expect(body['error_description']).toMatch(/parent_token must be sent only to the pushed authorization request endpoint/);
   });
 
   it('redemption without a request_uri, with a root request_uri, or without DPoP is a 4xx', async () => {
     const send = (form: Record<string, string>, headers: Record<string, string> = {}) => postAs(service.listenUrl, 'demo-subagent', '/token', { grant_type: 'urn:ietf:params:oauth:grant-type:mission-child-creation', ...form }, headers);
-    await errorOf(await send({}), 400, 'invalid_request');
-    await errorOf(await send({ request_uri: 'urn:ietf:params:oauth:request_uri:req_AAAAAAAAAAAAAAAAAAAAAA' }), 400, 'invalid_grant');
+    await expectRefusal(await send({}), 400, 'invalid_request');
+    await expectRefusal(await send({ request_uri: 'urn:ietf:params:oauth:request_uri:req_AAAAAAAAAAAAAAAAAAAAAA' }), 400, 'invalid_grant');
     const root = await rootMission();
     const created = (await (await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS })).json()) as { request_uri: string };
-    await errorOf(await send({ request_uri: created.request_uri }), 400, 'invalid_dpop_proof');
+    await expectRefusal(await send({ request_uri: created.request_uri }), 400, 'invalid_dpop_proof');
   });
 });

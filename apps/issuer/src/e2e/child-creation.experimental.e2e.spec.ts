@@ -10,6 +10,7 @@ import {
   obtainChildMission, obtainRootMission, postAs, refreshTokens, requestChild, type IssuedTokens, type MissionHolder,
 } from '../testing/mission-flows.js';
 import { demoConfigFile, startIssuer, testBaseUrl } from '../testing/run-issuer.js';
+import { expectRefusal } from '../testing/expect-refusal.js';
 
 /**
  * Issue 4 item I8 (spec 3.3, DESIGN 2.4): the experimental cascade modes are accepted only where the
@@ -45,12 +46,6 @@ const ROOT_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, act
 const LEAF_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }];
 const BOUNDED = { cascade_mode: 'bounded_staleness' };
 
-async function errorOf(response: Response, status: number, error: string, reason?: string): Promise<Record<string, unknown>> {
-  const body = (await response.json()) as Record<string, unknown>;
-  expect({ status: response.status, error: body['error'], mission_denial_reason: body['mission_denial_reason'] }).toEqual({ status, error, mission_denial_reason: reason });
-  expect(response.headers.get('cache-control')).toBe('no-store');
-  return body;
-}
 
 async function eventTypes(store: EventStore, missionId: string): Promise<string[]> {
   return (await collect(store.readStream(missionStreamName(missionId)))).map((event) => event.type);
@@ -98,7 +93,7 @@ describe('experimental cascade modes only where the deployment enables them (spe
 
   it('spec 3.3, DESIGN 2.4: without the configuration (the shipped demo config enables no experimental mode) the same request is invalid_request and creates nothing', async () => {
     const root = await obtainRootMission(shipped.listenUrl, { details: ROOT_DETAILS });
-    const body = await errorOf(await requestChild(shipped.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides: BOUNDED }), 400, 'invalid_request');
+    const body = await expectRefusal(await requestChild(shipped.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides: BOUNDED }), 400, 'invalid_request');
     expect(body['error_description']).toBe('cascade_mode bounded_staleness is experimental and not enabled at this issuer');
     // Spec 4.1: a failure prevents creation — nothing is attached to the parent.
     expect(await eventTypes(shippedStore, root.tokens.mission_id)).toEqual(['MissionCreated']);
@@ -109,7 +104,7 @@ describe('experimental cascade modes only where the deployment enables them (spe
 
   it('spec 3.3: enablement is per mode — status_required, not listed, is refused where bounded_staleness is enabled', async () => {
     const root = await obtainRootMission(enabled.listenUrl, { details: ROOT_DETAILS });
-    const body = await errorOf(
+    const body = await expectRefusal(
       await requestChild(enabled.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, overrides: { cascade_mode: 'status_required' } }),
       400, 'invalid_request',
     );
@@ -129,12 +124,12 @@ describe('experimental cascade modes only where the deployment enables them (spe
     };
 
     expect((await lifecycle(enabled, root, 'suspend')).status).toBe(200);
-    expect((await errorOf(await refresh(), 400, 'invalid_grant'))['mission_error']).toBe('mission_suspended');
+    expect((await expectRefusal(await refresh(), 400, 'invalid_grant'))['mission_error']).toBe('mission_suspended');
     expect((await lifecycle(enabled, root, 'resume')).status).toBe(200);
     expect((await refresh()).status).toBe(200);
     // "A child MUST NOT derive after the parent is known non-active": no staleness window at the issuer.
     expect((await lifecycle(enabled, root, 'revoke')).status).toBe(200);
-    expect((await errorOf(await refresh(), 400, 'invalid_grant'))['mission_error']).toBe('mission_cascaded');
+    expect((await expectRefusal(await refresh(), 400, 'invalid_grant'))['mission_error']).toBe('mission_cascaded');
   });
 });
 
