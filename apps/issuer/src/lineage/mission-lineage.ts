@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
-import { type AggregateState } from '@mission/es-kit';
-import { isMissionId, missionDecider, missionExists, missionStreamName, type Mission, type MissionEvent, type MissionState } from '@mission/issuer-domain';
+import { AggregateCache, type AggregateState } from '@mission/es-kit';
+import { isMissionId, missionDecider, missionExists, missionStreamName, type Mission, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
 import { EVENT_STORE } from '@mission/platform';
 
 /** Mission states kept folded in memory; each is caught up with its stream at every read. */
@@ -16,25 +16,16 @@ const MAX_CACHED_MISSIONS = 50_000;
  */
 @Injectable()
 export class MissionLineage {
-  private readonly cache = new Map<string, AggregateState<MissionState>>();
+  /** Mission states kept folded in memory, caught up with their streams at every read (bounded). */
+  private readonly cache: AggregateCache<MissionCommand, MissionEvent, MissionState>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(EVENT_STORE) store: EventStore) {
+    this.cache = new AggregateCache(store, missionDecider, MAX_CACHED_MISSIONS);
+  }
 
   /** The mission's state and revision, read up to the stream's end now. */
-  async load(missionId: string): Promise<AggregateState<MissionState>> {
-    const cached = this.cache.get(missionId);
-    let state = cached?.state ?? missionDecider.initialState;
-    let revision = cached?.revision ?? 'no_stream';
-    let lastEvent = cached?.lastEvent;
-    const from = revision === 'no_stream' ? 'start' : revision + 1n;
-    for await (const recorded of this.store.readStream(missionStreamName(missionId), { fromRevision: from })) {
-      state = missionDecider.evolve(state, recorded as unknown as MissionEvent);
-      revision = recorded.revision;
-      lastEvent = recorded;
-    }
-    const current: AggregateState<MissionState> = { state, revision, ...(lastEvent ? { lastEvent } : {}) };
-    if (revision !== 'no_stream') this.remember(missionId, current);
-    return current;
+  load(missionId: string): Promise<AggregateState<MissionState>> {
+    return this.cache.load(missionStreamName(missionId));
   }
 
   async mission(missionId: string): Promise<MissionState> {
@@ -55,12 +46,6 @@ export class MissionLineage {
       next = missionExists(ancestor) ? ancestor.parent?.id : undefined;
     }
     return chain;
-  }
-
-  private remember(missionId: string, current: AggregateState<MissionState>): void {
-    this.cache.delete(missionId);
-    this.cache.set(missionId, current);
-    if (this.cache.size > MAX_CACHED_MISSIONS) this.cache.delete(this.cache.keys().next().value!);
   }
 }
 
