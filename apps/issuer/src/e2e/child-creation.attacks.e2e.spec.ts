@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventStore } from '@mission/event-store';
 import { collect } from '@mission/event-store/testing';
-import { childEvidenceStreamName, missionStreamName, type ChildCreationDeniedData, type ChildEvidence } from '@mission/issuer-domain';
+import { missionStreamName, type ChildEvidence } from '@mission/issuer-domain';
 import { DpopKey } from '@mission/mission-client';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import {
@@ -12,6 +12,7 @@ import {
 import { startIssuer } from '../testing/run-issuer.js';
 import { CreateChildMissionHandler as ChildCreations } from '../use-cases/create-child-mission/create-child-mission.handler.js';
 import { expectRefusal } from '../testing/expect-refusal.js';
+import { deniedEvidenceOf } from '../testing/denied-evidence.js';
 
 /*
  * Issue 11, attacker tests over HTTP against the shipped demo config: each would pass a request the issuer
@@ -46,10 +47,7 @@ const LEAF_DETAILS = [{ type: 'mission_resource_access', resource: INVOICES, act
 const rootMission = (): Promise<MissionHolder> => obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });
 
 
-async function denied(parentMissionId: string): Promise<ChildEvidence[]> {
-  const events = await collect(store.readStream(childEvidenceStreamName(parentMissionId)));
-  return events.map((event) => (event.data as unknown as ChildCreationDeniedData).evidence);
-}
+const denied = (parentMissionId: string): Promise<ChildEvidence[]> => deniedEvidenceOf(store, parentMissionId);
 
 async function createdRequestUri(parent: MissionHolder, childClientId: string, details: unknown = LEAF_DETAILS): Promise<string> {
   const created = await requestChild(service.listenUrl, parent, { childActor: { sub: childClientId }, details });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { EventStore } from '@mission/event-store';
 import { collect } from '@mission/event-store/testing';
-import { authorityHash, childEvidenceStreamName, missionStreamName, parseAuthorizationDetails, type ChildCreationDeniedData } from '@mission/issuer-domain';
+import { authorityHash, missionStreamName, parseAuthorizationDetails, type ChildCreationDeniedData } from '@mission/issuer-domain';
 import { DpopKey } from '@mission/mission-client';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import {
@@ -13,6 +13,7 @@ import {
 import { startIssuer, testBaseUrl } from '../testing/run-issuer.js';
 import { CreateChildMissionHandler as ChildCreations } from '../use-cases/create-child-mission/create-child-mission.handler.js';
 import { expectRefusal } from '../testing/expect-refusal.js';
+import { deniedEvidenceOf } from '../testing/denied-evidence.js';
 
 let dataDir: string;
 let service: RunningService;
@@ -54,10 +55,7 @@ const rootMission = (details: unknown = ROOT_DETAILS, lifetimeMs?: number): Prom
   obtainRootMission(service.listenUrl, { details, ...(lifetimeMs !== undefined ? { lifetimeMs } : {}) });
 
 
-async function deniedEvidence(parentMissionId: string): Promise<ChildCreationDeniedData['evidence'][]> {
-  const events = await collect(store.readStream(childEvidenceStreamName(parentMissionId)));
-  return events.map((event) => (event.data as unknown as ChildCreationDeniedData).evidence);
-}
+const deniedEvidence = (parentMissionId: string): Promise<ChildCreationDeniedData['evidence'][]> => deniedEvidenceOf(store, parentMissionId);
 
 describe('Child Mission creation and redemption (spec 4.1, 4.2, DESIGN 2.4)', () => {
   it('spec 4.1, 4.2, 2.3, 2.5 rule 8: created at /par, redeemed by the child actor with its own key; tokens carry parent and the child authority_hash', async () => {

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventStore } from '@mission/event-store';
-import { collect } from '@mission/event-store/testing';
-import { childEvidenceStreamName, type ChildCreationDeniedData } from '@mission/issuer-domain';
 import { EVENT_STORE, type RunningService } from '@mission/platform';
 import { obtainRootMission, requestChild, type MissionHolder } from '../testing/mission-flows.js';
 import { startIssuer } from '../testing/run-issuer.js';
+import { deniedEvidenceOf } from '../testing/denied-evidence.js';
 
 /**
  * Issue 11 defects 2 and 3 over HTTP, against the shipped demo config: a child entry that claims what
@@ -44,11 +43,7 @@ async function expectNotStrictSubset(root: MissionHolder, details: unknown): Pro
 }
 
 async function deniedReasons(root: MissionHolder): Promise<unknown[]> {
-  const events = await collect(store.readStream(childEvidenceStreamName(root.tokens.mission_id)));
-  return events.map((event) => {
-    const evidence = (event.data as unknown as ChildCreationDeniedData).evidence;
-    return [evidence.decision, evidence.denial_reason];
-  });
+  return (await deniedEvidenceOf(store, root.tokens.mission_id)).map((evidence) => [evidence.decision, evidence.denial_reason]);
 }
 
 describe('strict subset over HTTP (spec 2.5, issue 11)', () => {
