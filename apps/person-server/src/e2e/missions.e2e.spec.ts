@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventStore, RecordedEvent } from '@mission/event-store';
@@ -11,7 +10,7 @@ import { aggregateStream, verifyHashChain } from '@mission/es-kit';
 import { SECURITY_AUDIT_STREAM, SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { agentRequest, ALICE_KEY, BOB_KEY, freshKey, hwkSignatureKey, OPS_KEY, principalKey, signedRequest, type TestKey, type TestRequest } from '../testing/signed-request.spec-helper.js';
-import { headersExceptDateAndRequestId, requestId } from '../testing/ps-http.spec-helper.js';
+import { headersExceptDateAndRequestId, PsClient, requestId, type Reply } from '../testing/ps-http.spec-helper.js';
 import { startPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 import { TokenLedger } from '../store/token-ledger.js';
 import { TreeCursors } from '../use-cases/read-delegation-tree/tree-cursor.js';
@@ -41,37 +40,8 @@ afterAll(async () => {
 let tick = 0;
 const created = (): number => Math.floor(Date.now() / 1000) - (tick++ % 40);
 
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-  readonly json: Record<string, unknown>;
-}
-
 /** Sends a signed request over HTTP to the running service, exactly as signed (bytes and headers). */
-function send(request: TestRequest): Promise<Reply> {
-  const headers = { ...request.headers };
-  delete headers['host'];
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(`${service.listenUrl}${request.originalUrl}`, { method: request.method, headers }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Record<string, unknown> = {};
-        try {
-          json = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          // not JSON
-        }
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, json });
-      });
-    });
-    outgoing.on('error', reject);
-    if (request.rawBody !== undefined) outgoing.write(request.rawBody);
-    outgoing.end();
-  });
-}
+const send = (request: TestRequest): Promise<Reply> => new PsClient(() => service).send(request);
 
 interface Agent {
   readonly id: string;
