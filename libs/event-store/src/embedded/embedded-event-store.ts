@@ -226,13 +226,16 @@ export class EmbeddedEventStore implements EventStore {
       const recent = this.recent.page(after, categorySet, PAGE_SIZE);
       let count: number;
       if (recent !== undefined) {
-        count = recent.length;
-        for (const [index, row] of recent.entries()) {
+        count = recent.rows.length;
+        for (const [index, row] of recent.rows.entries()) {
           if (closed.aborted) return;
           if (index > 0 && index % EVENTS_PER_TURN === 0) await nextTurn();
           yield sharedRecordedEvent(row);
           after = row.position;
         }
+        // Rows of other categories were looked at: never again (a consumer that resumes from its own
+        // checkpoint re-reads them from SQLite, which is correct, only slower).
+        if (recent.scannedTo > after) after = recent.scannedTo;
       } else {
         const rows = this.readPage(after, categories, PAGE_SIZE);
         count = rows.length;

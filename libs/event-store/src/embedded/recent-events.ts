@@ -59,17 +59,22 @@ export class RecentEvents {
   }
 
   /**
-   * Up to `limit` rows after `after` in the given categories (all when undefined), or undefined when
-   * some of them may be older than what is held here.
+   * Up to `limit` rows after `after` in the given categories (all when undefined), and the position the
+   * scan went through (the last row looked at, matching or not); or undefined when some of them may be
+   * older than what is held here. A filtered subscriber moves its cursor to `scannedTo`, so the rows of
+   * other categories are looked at once, not again at every wake-up: before, a `mission` follower on a
+   * PAR-only load rescanned up to the whole buffer (10,000 rows) per commit (6 % of the issuer's CPU).
    */
-  page(after: bigint, categories: ReadonlySet<string> | undefined, limit: number): RecentRow[] | undefined {
+  page(after: bigint, categories: ReadonlySet<string> | undefined, limit: number): { rows: RecentRow[]; scannedTo: bigint } | undefined {
     if (after + 1n < this.coveredFrom) return undefined;
-    const page: RecentRow[] = [];
-    for (let index = this.firstAfter(after); index < this.rows.length && page.length < limit; index++) {
+    const rows: RecentRow[] = [];
+    let scannedTo = after;
+    for (let index = this.firstAfter(after); index < this.rows.length && rows.length < limit; index++) {
       const row = this.rows[index]!;
-      if (categories === undefined || categories.has(row.category)) page.push(row);
+      if (categories === undefined || categories.has(row.category)) rows.push(row);
+      scannedTo = row.position;
     }
-    return page;
+    return { rows, scannedTo };
   }
 
   /** Binary search: the index of the first row with position > after. */
