@@ -14,6 +14,7 @@ import { pagedIterable } from './paged-iterable.js';
 import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
 import { decodeFrozen, decodeRecord } from './stored-record.js';
 import { ErasureCheckpoint } from './erasure-checkpoint.js';
+import { WalSync, walFileSync } from './wal-sync.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -21,6 +22,8 @@ export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly subscriptionPollMs?: number;
   /** Newest committed events kept in memory for live subscriptions (default 10,000). */
   readonly recentEventsCapacity?: number;
+  /** Test hook: awaited before each fsync of the WAL, so a test can hold a commit between COMMIT and durable. */
+  readonly beforeWalSync?: () => Promise<void>;
 }
 
 type EventRow = [position: bigint, stream: string, revision: bigint, record: string];
@@ -52,7 +55,8 @@ export class EmbeddedEventStore implements EventStore {
       { event_store: 'embedded', path },
       `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
     );
-    return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY);
+    const walFile = options.synchronous === 'NORMAL' ? undefined : walFileSync(`${path}-wal`, options.beforeWalSync);
+    return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY, walFile);
   }
 
   private readonly recent: RecentEvents;
@@ -60,13 +64,17 @@ export class EmbeddedEventStore implements EventStore {
   /** Rows written by the transaction in progress; they reach `recent` only once it committed. */
   private uncommitted: RecentRow[] = [];
   private uncommittedTombstones: string[] = [];
+  /** Writes are answered, and reads and subscribers see them, only once the WAL holding them is on disk. */
+  private readonly walSync: WalSync;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly writerLock: Database.Database,
     private readonly pollMs: number,
     recentEventsCapacity: number,
+    private readonly walFile?: { readonly sync: () => Promise<void>; readonly close: () => Promise<void> },
   ) {
+    this.walSync = new WalSync(walFile?.sync ?? (() => Promise.resolve()));
     const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
     this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
     this.erasure = new ErasureCheckpoint(db);
@@ -74,15 +82,20 @@ export class EmbeddedEventStore implements EventStore {
     this.erasure.request();
     this.writes = new GroupCommitQueue(db, {
       afterCommit: () => {
-        this.recent.addCommitted(this.uncommitted);
-        for (const streamName of this.uncommittedTombstones) this.recent.removeStream(streamName);
-        // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
-        // images with the deleted bytes, is truncated to nothing (retried while an auditor's snapshot holds it).
-        if (this.uncommittedTombstones.length > 0) this.erasure.request();
-        else this.erasure.retryIfPending();
+        const rows = this.uncommitted;
+        const tombstones = this.uncommittedTombstones;
         this.uncommitted = [];
         this.uncommittedTombstones = [];
-        this.appended.notify();
+        // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
+        // images with the deleted bytes, is truncated to nothing (retried while an auditor's snapshot holds it).
+        if (tombstones.length > 0) this.erasure.request();
+        else this.erasure.retryIfPending();
+        // Live subscribers get the rows once they are durable; commits become durable in commit order.
+        return this.walSync.committed().then(() => {
+          this.recent.addCommitted(rows);
+          for (const streamName of tombstones) this.recent.removeStream(streamName);
+          this.appended.notify();
+        });
       },
       afterRollback: () => {
         this.uncommitted = [];
@@ -91,6 +104,7 @@ export class EmbeddedEventStore implements EventStore {
     });
     this.checkpoints = {
       load: async (consumer) => {
+        await this.durable();
         const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
         return row ? parsePosition(row.position) : undefined;
       },
@@ -156,12 +170,13 @@ export class EmbeddedEventStore implements EventStore {
         from = last === undefined || rows.length < limit ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
         return rows;
       };
-    }, toRecordedEvent);
+    }, toRecordedEvent, this.durable);
   }
 
   async streamRevision(streamName: string): Promise<bigint | 'no_stream'> {
     this.assertOpen();
     assertStreamName(streamName);
+    await this.durable();
     const stream = this.streamRow(streamName);
     if (stream?.tombstone) throw new StreamDeletedError(streamName);
     return stream ? stream.revision : 'no_stream';
@@ -181,11 +196,12 @@ export class EmbeddedEventStore implements EventStore {
         if (rows.length > 0) after = rows[rows.length - 1]![0];
         return rows;
       };
-    }, toRecordedEvent);
+    }, toRecordedEvent, this.durable);
   }
 
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
     this.assertOpen();
+    await this.durable();
     const categories = filterCategories(filter);
     let head: bigint | null = null;
     if (!categories) {
@@ -237,6 +253,7 @@ export class EmbeddedEventStore implements EventStore {
         // checkpoint re-reads them from SQLite, which is correct, only slower).
         if (recent.scannedTo > after) after = recent.scannedTo;
       } else {
+        await this.durable();
         const rows = this.readPage(after, categories, PAGE_SIZE);
         count = rows.length;
         for (const [index, [position, streamName, revision, record]] of rows.entries()) {
@@ -267,12 +284,15 @@ export class EmbeddedEventStore implements EventStore {
 
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
+    if (this.walSync.failed) throw this.walSync.failed;
     this.statement('SELECT 1').get();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     await this.writes.drained();
+    await this.walSync.durable()?.catch(() => undefined);
+    await this.walFile?.close();
     this.closed = true;
     this.appended.notify();
     this.erasure.stop();
@@ -282,6 +302,8 @@ export class EmbeddedEventStore implements EventStore {
 
   /** A queued write whose rows are forgotten if its savepoint is rolled back (it threw). */
   private enqueueWrite<T>(write: () => T, rows = 1): Promise<T> {
+    // Fail closed after a failed fsync: nothing more is acknowledged on a log that may have lost writes.
+    if (this.walSync.failed) return Promise.reject(this.walSync.failed);
     return this.writes.enqueue(() => {
       const written = this.uncommitted.length;
       const tombstones = this.uncommittedTombstones.length;
@@ -359,6 +381,9 @@ export class EmbeddedEventStore implements EventStore {
     }
     return statement;
   }
+
+  /** Until everything committed so far is on disk (ADR 0026): no read observes what a power loss could take back. */
+  private readonly durable = (): Promise<void> | undefined => this.walSync.durable();
 
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');

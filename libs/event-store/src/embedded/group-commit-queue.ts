@@ -20,7 +20,8 @@ const MAX_ROWS_PER_COMMIT = 1024;
 /**
  * Group commit: writes requested during one turn of the event loop share one SQLite transaction
  * (one fsync), each in its own savepoint so that one refused append (wrong revision) does not undo
- * its neighbours. Callers are answered only after COMMIT returns, so an acknowledged write is durable.
+ * its neighbours. Callers are answered only after COMMIT returned and the promise `afterCommit` gives
+ * back (the fsync, ADR 0026) resolved, so an acknowledged write is durable.
  */
 export class GroupCommitQueue {
   private queue: QueuedWrite<unknown>[] = [];
@@ -31,7 +32,7 @@ export class GroupCommitQueue {
 
   constructor(
     db: Database.Database,
-    private readonly hooks: { afterCommit(): void; afterRollback(): void },
+    private readonly hooks: { afterCommit(): Promise<void> | void; afterRollback(): void },
   ) {
     const inSavepoint = db.transaction((write: () => unknown) => write());
     this.commitBatch = db.transaction((batch: QueuedWrite<unknown>[]) =>
@@ -81,12 +82,16 @@ export class GroupCommitQueue {
       for (const item of batch) item.reject(failure);
     }
     if (outcomes) {
-      outcomes.forEach((outcome, index) => {
-        const item = batch[index]!;
-        if (outcome.ok) item.resolve(outcome.value);
-        else item.reject(outcome.error);
-      });
-      this.hooks.afterCommit();
+      const settle = () =>
+        outcomes!.forEach((outcome, index) => {
+          const item = batch[index]!;
+          if (outcome.ok) item.resolve(outcome.value);
+          else item.reject(outcome.error);
+        });
+      // Answered once the commit is durable (ADR 0026): the fsync runs off the event loop meanwhile.
+      const durable = this.hooks.afterCommit();
+      if (durable === undefined) settle();
+      else durable.then(settle, (error: unknown) => batch.forEach((item) => item.reject(error)));
     }
     if (this.queue.length > 0) {
       setImmediate(() => this.flush());

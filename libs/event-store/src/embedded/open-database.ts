@@ -14,7 +14,10 @@ export const WRITER_LOCK_FILE_NAME = 'events.writer-lock';
 
 export interface OpenDatabaseOptions {
   readonly dataDir: string;
-  /** `FULL` (default) makes every acknowledged append survive power loss; `NORMAL` only a process crash. */
+  /**
+   * `FULL` (default) makes every acknowledged append survive power loss (the WAL is fsynced before the answer,
+   * off the event loop: ADR 0026); `NORMAL` only a process crash.
+   */
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** How long to wait for another process's lock before giving up at start-up. */
   readonly lockTimeoutMs?: number;
@@ -49,7 +52,9 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // Single writer: the writer lock above, not this file's lock.
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`journal_mode is ${String(mode)}, WAL required`);
-    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    // COMMIT never fsyncs on the event loop: with `synchronous` FULL (the default of the option) the store
+    // fsyncs the WAL on the thread pool before it answers (wal-sync.ts, ADR 0026); NORMAL skips that.
+    db.pragma('synchronous = NORMAL');
     // Erasure (PS spec 3 rule 5, ADR 0019): deleted rows are overwritten with zeros instead of lingering in free
     // space of the file; after a tombstone the WAL is checkpointed and truncated (EmbeddedEventStore).
     db.pragma('secure_delete = ON');
