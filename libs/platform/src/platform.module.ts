@@ -20,7 +20,7 @@ export interface PlatformModuleOptions {
 
 /**
  * What every service gets: settings, config, logger, metrics, readiness registry, signing keys, and the
- * /healthz, /readyz, /metrics and /jwks endpoints. Global, so app modules inject these without imports.
+ * /healthz, /readyz, /metrics (unless MANAGEMENT_PORT moves them) and /jwks endpoints. Global, so app modules inject these without imports.
  */
 @Global()
 @Module({})
@@ -29,7 +29,9 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       global: true,
-      controllers: [HealthController, MetricsController, JwksController],
+      // With MANAGEMENT_PORT set the operator paths live only on the management server (ADR 0045), so the
+      // public port has no route for them and answers 404.
+      controllers: options.settings.managementPort === undefined ? [HealthController, MetricsController, JwksController] : [JwksController],
       providers: [
         { provide: SERVICE_SETTINGS, useValue: options.settings },
         { provide: SERVICE_CONFIG, useValue: options.config },

@@ -1,7 +1,9 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { liveness, readinessAnswer } from '../management/management-answers.js';
 import { ReadinessRegistry } from './readiness.js';
 
+/** /healthz and /readyz on the public port; with MANAGEMENT_PORT set they move to the management server instead. */
 @Controller()
 export class HealthController {
   constructor(private readonly readiness: ReadinessRegistry) {}
@@ -10,15 +12,12 @@ export class HealthController {
   @Get('healthz')
   @Header('Cache-Control', 'no-store')
   healthz(): { status: 'ok' } {
-    return { status: 'ok' };
+    return liveness();
   }
 
   @Get('readyz')
   async readyz(@Res() response: Response): Promise<void> {
-    const report = await this.readiness.evaluate();
-    response
-      .status(report.ready ? 200 : 503)
-      .set('Cache-Control', 'no-store')
-      .json({ status: report.ready ? 'ready' : 'not_ready', checks: report.checks });
+    const answer = await readinessAnswer(this.readiness);
+    response.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   }
 }

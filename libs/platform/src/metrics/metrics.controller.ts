@@ -2,6 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ServiceMetrics } from './service-metrics.js';
 
+/** /metrics on the public port; with MANAGEMENT_PORT set it moves to the management server instead. */
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: ServiceMetrics) {}
