@@ -7,7 +7,8 @@ import { JwksController } from './keys/jwks.controller.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+import type { AppendObserver } from './metrics/metered-event-store.js';
+import { APPEND_OBSERVER, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
 
 export interface PlatformModuleOptions {
   readonly settings: ServiceSettings;
@@ -16,6 +17,8 @@ export interface PlatformModuleOptions {
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
   readonly signingKeys: SigningKeys;
+  /** Counts the service's domain metrics from committed appends; none by default. */
+  readonly appendObserver?: AppendObserver;
 }
 
 /**
@@ -39,8 +42,9 @@ export class PlatformModule {
         { provide: ServiceMetrics, useValue: options.metrics },
         ReadinessRegistry,
         { provide: SigningKeys, useValue: options.signingKeys },
+        { provide: APPEND_OBSERVER, useValue: options.appendObserver ?? (() => undefined) },
       ],
-      exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys],
+      exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys, APPEND_OBSERVER],
     };
   }
 }

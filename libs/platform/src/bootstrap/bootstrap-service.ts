@@ -62,10 +62,11 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   const signingKeys = await loadSigningKeys(settings, logger);
 
   const metrics = new ServiceMetrics(definition.name);
+  const appendObserver = definition.domainMetrics?.(metrics);
   const app = await NestFactory.create<NestExpressApplication>(
     {
       module: class ServiceRootModule {},
-      imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys }), EventStoreModule, definition.module],
+      imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys, ...(appendObserver ? { appendObserver } : {}) }), EventStoreModule, definition.module],
     },
     new ExpressAdapter(),
     {

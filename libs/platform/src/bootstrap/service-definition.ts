@@ -3,6 +3,8 @@ import type { Schema } from '../config/schema.js';
 import type { ServiceDefaults } from '../config/service-settings.js';
 import type { ContentCodingPolicy } from '../http/body-parsers.js';
 import type { ErrorFormat } from '../http/error-response.filter.js';
+import type { AppendObserver } from '../metrics/metered-event-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 /** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
 export interface ServiceDefinition<Config> {
@@ -21,4 +23,9 @@ export interface ServiceDefinition<Config> {
    * received (RFC 9530), which must never be checked against inflated bytes.
    */
   readonly requestContentCodings?: ContentCodingPolicy;
+  /**
+   * The service's domain metrics (ADR 0046): registers its families on `metrics.registry` and returns the
+   * observer that counts them from every append the store committed.
+   */
+  readonly domainMetrics?: (metrics: ServiceMetrics) => AppendObserver;
 }
