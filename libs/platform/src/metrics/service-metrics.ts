@@ -92,8 +92,20 @@ export class ServiceMetrics {
     this.projections.set(runner.name, runner);
   }
 
-  /** Reports the manager's open work as `process_manager_backlog{manager}`. */
-  watchProcessManager(runner: WatchedProcessManager): void {
+  /**
+   * Reports the manager's open work as `process_manager_backlog{manager}` and, when `alsoAs` names one, as
+   * a service-specific gauge of its own (`issuer_cascade_backlog`, `ps_revocation_backlog`).
+   */
+  watchProcessManager(runner: WatchedProcessManager, alsoAs?: { readonly name: string; readonly help: string }): void {
     this.processManagers.set(runner.name, runner);
+    if (alsoAs === undefined) return;
+    new Gauge({
+      name: alsoAs.name,
+      help: alsoAs.help,
+      registers: [this.registry],
+      collect() {
+        this.set(runner.openWork().size);
+      },
+    });
   }
 }
