@@ -15,9 +15,13 @@ import { startManagementServer, type ManagementServer } from '../management/mana
 import { createLogger } from '../logging/create-logger.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import { PlatformModule } from '../platform.module.js';
 import { drainHttpServer } from './drain-http-server.js';
 import type { ServiceDefinition } from './service-definition.js';
+
+/** The `info.version` of the services' OpenAPI documents: the version of this code base. */
+const SERVICE_API_VERSION = '0.1.0';
 
 export interface BootstrapOptions {
   /** Defaults to `process.env`; tests pass their own. */
@@ -82,6 +86,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   app.use(observeRequests(logger, metrics));
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
+  if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 
   try {
     await app.listen(settings.port);

@@ -5,6 +5,7 @@ import type { ContentCodingPolicy } from '../http/body-parsers.js';
 import type { ErrorFormat } from '../http/error-response.filter.js';
 import type { AppendObserver } from '../metrics/metered-event-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { OpenApiDefinition } from '../openapi/openapi.js';
 
 /** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
 export interface ServiceDefinition<Config> {
@@ -28,4 +29,6 @@ export interface ServiceDefinition<Config> {
    * observer that counts them from every append the store committed.
    */
   readonly domainMetrics?: (metrics: ServiceMetrics) => AppendObserver;
+  /** Served as /openapi.json and /docs, built from the controllers' decorators (ADR 0047); none without it. */
+  readonly openApi?: OpenApiDefinition;
 }
