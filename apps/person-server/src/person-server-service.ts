@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@mission/platform';
 import { AppModule } from './app.module.js';
 import { personServerConfigSchema, type PersonServerConfig } from './config/person-server-config.js';
+import { personServerOpenApi } from './endpoints/openapi/person-server-openapi.js';
 import { personServerDomainMetrics } from './metrics/person-server-metrics.js';
 
 /** The Person Server as `startService` runs it; the e2e tests start the same definition in-process. */
@@ -15,4 +16,5 @@ export const personServerService: ServiceDefinition<PersonServerConfig> = {
   requestContentCodings: 'refuse',
   // Issue 18 / ADR 0046: counted from committed appends, never in controllers or deciders.
   domainMetrics: personServerDomainMetrics,
+  openApi: personServerOpenApi,
 };

@@ -13,6 +13,20 @@ import { DOCS_PATH, OPENAPI_PATH } from '../openapi/openapi.js';
 export interface OpenApiContractOptions {
   readonly serviceName: string;
   readonly start: (dataDir: string) => Promise<{ service: RunningService }>;
+  /** Codes of the specs' error tables (and the service's own) that the document must name in some `enum`. */
+  readonly errorCodes: readonly string[];
+}
+
+/** Every string of every `enum` in the document. */
+function enumValues(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) enumValues(item, found);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'enum' && Array.isArray(member)) for (const item of member) if (typeof item === 'string') found.add(item);
+      enumValues(member, found);
+    }
+  }
+  return found;
 }
 
 interface OpenApiDocument {
@@ -87,6 +101,11 @@ export function describeOpenApiContract(options: OpenApiContractOptions): void {
           expect({ operation: `${method} ${path}`, ...declared }).toEqual({ operation: `${method} ${path}`, success: true, errors: true });
         }
       }
+    });
+
+    it('names every error code of the spec tables', () => {
+      const named = enumValues(document.paths);
+      expect(options.errorCodes.filter((code) => !named.has(code))).toEqual([]);
     });
 
     it('the docs page is served from this origin only (no CDN)', async () => {
