@@ -10,7 +10,7 @@ import { ChangeMissionLifecycle, type LifecycleRequest } from '../use-cases/chan
 import { MISSION_STATUS_MEDIA_TYPE } from '../use-cases/read-mission-status/mission-status-response.js';
 import { ReadMissionStatus } from '../use-cases/read-mission-status/read-mission-status.handler.js';
 import { LifecycleForm, MissionForm, LifecycleReasonForm, StatusForm } from './mission-forms.js';
-import { LifecycleOperation as LifecycleDocs, StatusOperation } from './openapi/operations.js';
+import { MissionLifecycleOperation, StatusOperation } from './openapi/operations.js';
 
 /** DESIGN 2.1 `/missions/lifecycle` and `/missions/status`. */
 @Controller('missions')
@@ -24,7 +24,7 @@ export class MissionsController {
   /** Revoke, suspend, resume, complete with compare-and-set and idempotency. */
   @Post('lifecycle')
   @HttpCode(200)
-  @LifecycleDocs()
+  @MissionLifecycleOperation()
   async lifecycle(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);

@@ -10,7 +10,7 @@ describe('issuer domain metrics (issue 18, ADR 0046)', () => {
 
   beforeEach(() => {
     metrics = new ServiceMetrics('issuer');
-    count = issuerDomainMetrics(metrics);
+    count = issuerDomainMetrics(metrics.registry);
   });
 
   it('every label value of the closed sets is exported at 0 before anything happened', async () => {

@@ -1,7 +1,7 @@
 import type { EventData } from '@mission/event-store';
 import { CHILD_DENIAL_REASONS, isChildDenialReason } from '@mission/issuer-domain';
-import type { AppendObserver, ServiceMetrics } from '@mission/platform';
-import { Counter } from 'prom-client';
+import type { AppendObserver } from '@mission/platform';
+import { Counter, type Registry } from 'prom-client';
 import { CHILD_CREATION_GRANT_TYPE, SUPPORTED_GRANT_TYPES, type SupportedGrantType } from '../endpoints/token-parameters.js';
 
 /** The lifecycle state each transition event leads to (DESIGN 2.1, spec child-mission-delegation 3). */
@@ -28,8 +28,8 @@ const GRANT_OF_EVENT: Readonly<Record<string, SupportedGrantType>> = {
  * are the spec 7 table's (anything else would be a bug and is counted as `other`), `to` the lifecycle
  * states, `grant_type` the grants /token answers.
  */
-export function issuerDomainMetrics(metrics: ServiceMetrics): AppendObserver {
-  const registers = [metrics.registry];
+export function issuerDomainMetrics(registry: Registry): AppendObserver {
+  const registers = [registry];
   const created = new Counter({ name: 'issuer_missions_created_total', help: 'Missions created, root or child', labelNames: ['kind'], registers });
   const denied = new Counter({
     name: 'issuer_child_creation_denied_total',

@@ -10,7 +10,7 @@ describe('Person Server domain metrics (issue 18, ADR 0046)', () => {
 
   beforeEach(() => {
     metrics = new ServiceMetrics('person-server');
-    count = personServerDomainMetrics(metrics);
+    count = personServerDomainMetrics(metrics.registry);
   });
 
   it('ps_terminations_total{reason}: the spec 2.4 reason; anything else is "other"', async () => {

@@ -1,7 +1,7 @@
 import type { EventData } from '@mission/event-store';
-import type { AppendObserver, ServiceMetrics } from '@mission/platform';
+import type { AppendObserver } from '@mission/platform';
 import { REVOCATION_FAILURES, TERMINATION_REASONS } from '@mission/ps-domain';
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { SECURITY_EVENT_RECORDED } from '../abuse/security-audit.js';
 
 /** A revocation attempt's result: the resource confirmed (200), or one of the recorded failures. */
@@ -13,8 +13,8 @@ const REVOCATION_OUTCOMES = ['confirmed', ...REVOCATION_FAILURES] as const;
  * Labels are closed sets: spec 2.4's termination reasons and the recorded revocation outcomes; any other
  * value would be a bug and is counted as `other`.
  */
-export function personServerDomainMetrics(metrics: ServiceMetrics): AppendObserver {
-  const registers = [metrics.registry];
+export function personServerDomainMetrics(registry: Registry): AppendObserver {
+  const registers = [registry];
   const terminations = new Counter({ name: 'ps_terminations_total', help: 'Missions terminated, by termination reason (spec 2.4)', labelNames: ['reason'], registers });
   const attempts = new Counter({
     name: 'ps_revocation_attempts_total',

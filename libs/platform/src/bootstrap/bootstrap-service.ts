@@ -66,7 +66,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   const signingKeys = await loadSigningKeys(settings, logger);
 
   const metrics = new ServiceMetrics(definition.name);
-  const appendObserver = definition.domainMetrics?.(metrics);
+  const appendObserver = definition.domainMetrics?.(metrics.registry);
   const app = await NestFactory.create<NestExpressApplication>(
     {
       module: class ServiceRootModule {},

@@ -4,7 +4,7 @@ import type { ServiceDefaults } from '../config/service-settings.js';
 import type { ContentCodingPolicy } from '../http/body-parsers.js';
 import type { ErrorFormat } from '../http/error-response.filter.js';
 import type { AppendObserver } from '../metrics/metered-event-store.js';
-import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Registry } from 'prom-client';
 import type { OpenApiDefinition } from '../openapi/openapi.js';
 
 /** What an app hands to `startService`: everything else (HTTP, logging, store, keys, health) is the platform's. */
@@ -25,10 +25,10 @@ export interface ServiceDefinition<Config> {
    */
   readonly requestContentCodings?: ContentCodingPolicy;
   /**
-   * The service's domain metrics (ADR 0046): registers its families on `metrics.registry` and returns the
+   * The service's domain metrics (ADR 0046): registers its families on the service's registry and returns the
    * observer that counts them from every append the store committed.
    */
-  readonly domainMetrics?: (metrics: ServiceMetrics) => AppendObserver;
+  readonly domainMetrics?: (registry: Registry) => AppendObserver;
   /** Served as /openapi.json and /docs, built from the controllers' decorators (ADR 0047); none without it. */
   readonly openApi?: OpenApiDefinition;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEventStore, WrongExpectedRevisionError, type EventData, type EventStore } from '@mission/event-store';
+import { EmbeddedEventStore, WrongExpectedRevisionError, type EventData, type EventStore } from '@mission/event-store';
 import { MeteredEventStore } from './metered-event-store.js';
 import { metricSample } from '../testing/metric-sample.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -15,13 +15,13 @@ describe('MeteredEventStore (ADR 0046)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'metered-store-'));
-    inner = await openEventStore({ dataDir: dir });
+    inner = await EmbeddedEventStore.open({ dataDir: dir });
     metrics = new ServiceMetrics('test');
     observed = [];
     store = new MeteredEventStore(inner, metrics, (stream, events) => observed.push([stream, events.map((event) => event.type)]));
   });
   afterEach(async () => {
-    await store.close();
+    await inner.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

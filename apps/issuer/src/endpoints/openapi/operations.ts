@@ -101,7 +101,7 @@ export const IntrospectOperation = () => applyDecorators(
   OAuthErrors({ 400: ['invalid_request'], 401: ['invalid_client'] }),
 );
 
-export const LifecycleOperation = () => applyDecorators(
+export const MissionLifecycleOperation = () => applyDecorators(
   ApiTags('missions'),
   ApiOperation({ summary: 'Revoke, suspend, resume or complete a mission (DESIGN 2.1)', description: '`expected_version` is a compare-and-set (409 `conflict` with `reason: stale_version`); `nonce` makes a retry idempotent.' }),
   Authenticated(),
