@@ -7,6 +7,7 @@
 import { DemoResource } from './stack/demo-resource.js';
 import { Stack } from './stack/stack.js';
 import { issuerStory } from './story/issuer-story.js';
+import { metricsStory } from './story/metrics-story.js';
 import { Narrator } from './story/narrator.js';
 import { personServerStory } from './story/person-server-story.js';
 
@@ -26,13 +27,19 @@ async function main(): Promise<number> {
       process.stdout.write(`using running services: issuer ${issuerUrl}, Person Server ${psUrl}\n`);
     } else {
       process.stdout.write('starting the issuer and the Person Server on a temporary data directory…\n');
-      stack = await Stack.start();
+      stack = await Stack.start({ managementPorts: true });
       ({ issuerUrl, personServerUrl: psUrl, resource } = stack);
       process.stdout.write(`issuer ${issuerUrl}, Person Server ${psUrl}\n`);
     }
     const terminateAtThePersonServer = await personServerStory(psUrl, resource, say);
     await issuerStory(issuerUrl, say);
     await terminateAtThePersonServer();
+    if (stack?.management) {
+      await metricsStory([
+        { name: 'issuer', publicUrl: issuerUrl, managementUrl: stack.management.issuer },
+        { name: 'person-server', publicUrl: psUrl, managementUrl: stack.management.personServer },
+      ], say);
+    }
   } catch (error) {
     say.expect(false, `the demo stopped: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -42,6 +42,27 @@ describe('ProjectionRunner', () => {
     await runner.stop();
   });
 
+  it('reports its lag in events of its categories, capped at the limit, and 0 once caught up', async () => {
+    for (const state of ['a', 'b', 'c']) await env.store.appendToStream(`mission-${state}`, [{ type: 'Changed', data: { state } }]);
+    await env.store.appendToStream('other-a', [{ type: 'Changed', data: { state: 'ignored' } }]);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const view = new StatusView();
+    const apply = view.apply.bind(view);
+    view.apply = async (event: RecordedEvent) => {
+      await gate; // holds the first event, so nothing is applied until the test lets it
+      apply(event);
+    };
+    const runner = new ProjectionRunner(env.store, view);
+    await runner.start();
+    expect(await runner.lagEvents()).toBe(3);
+    expect(await runner.lagEvents(2)).toBe(2);
+    release();
+    await runner.waitUntilCaughtUp();
+    expect(await runner.lagEvents()).toBe(0);
+    await runner.stop();
+  });
+
   it('rebuilds from zero to the same model', async () => {
     for (let i = 0; i < 30; i++) await env.store.appendToStream(`mission-${i % 7}`, [{ type: 'Changed', data: { state: `s${i}` } }]);
     const view = new StatusView();

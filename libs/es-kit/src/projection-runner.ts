@@ -95,6 +95,21 @@ export class ProjectionRunner {
     return this.lastProcessed !== undefined && comparePositions(this.lastProcessed, head) >= 0;
   }
 
+  /**
+   * How many events of the projection's categories exist past what it applied, counted up to `limit` (a
+   * projection further behind reports `limit`). Counted by reading, because an EventStoreDB position is a
+   * log offset, not an event number; a caught-up projection reads nothing.
+   */
+  async lagEvents(limit = 10_000): Promise<number> {
+    let behind = 0;
+    const after = this.lastProcessed;
+    for await (const event of this.store.readAll({ ...(after ? { after } : {}), maxCount: limit, filter: { streamCategories: this.projection.categories } })) {
+      void event;
+      behind++;
+    }
+    return behind;
+  }
+
   /** Resolves once caught up with the head as of now (tests, start-up readiness). */
   async waitUntilCaughtUp(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

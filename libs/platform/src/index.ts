@@ -27,6 +27,8 @@ export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './k
 export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';
 export { createLogger, type CreateLoggerOptions, type Logger } from './logging/create-logger.js';
 export { NestPinoLogger } from './logging/nest-logger.js';
-export { ServiceMetrics } from './metrics/service-metrics.js';
+export { MeteredEventStore, type AppendObserver } from './metrics/metered-event-store.js';
+export { PROJECTION_LAG_LIMIT, ServiceMetrics, type AppendOutcome, type WatchedProcessManager, type WatchedProjection } from './metrics/service-metrics.js';
+export { buildOpenApiDocument, DOCS_PATH, OPENAPI_PATH, serveOpenApi, type OpenApiDefinition, type SecuritySchemeObject } from './openapi/openapi.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
-export { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+export { APPEND_OBSERVER, EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';

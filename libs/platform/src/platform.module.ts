@@ -7,7 +7,8 @@ import { JwksController } from './keys/jwks.controller.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+import type { AppendObserver } from './metrics/metered-event-store.js';
+import { APPEND_OBSERVER, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
 
 export interface PlatformModuleOptions {
   readonly settings: ServiceSettings;
@@ -16,11 +17,13 @@ export interface PlatformModuleOptions {
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
   readonly signingKeys: SigningKeys;
+  /** Counts the service's domain metrics from committed appends; none by default. */
+  readonly appendObserver?: AppendObserver;
 }
 
 /**
  * What every service gets: settings, config, logger, metrics, readiness registry, signing keys, and the
- * /healthz, /readyz, /metrics and /jwks endpoints. Global, so app modules inject these without imports.
+ * /healthz, /readyz, /metrics (unless MANAGEMENT_PORT moves them) and /jwks endpoints. Global, so app modules inject these without imports.
  */
 @Global()
 @Module({})
@@ -29,7 +32,9 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       global: true,
-      controllers: [HealthController, MetricsController, JwksController],
+      // With MANAGEMENT_PORT set the operator paths live only on the management server (ADR 0045), so the
+      // public port has no route for them and answers 404.
+      controllers: options.settings.managementPort === undefined ? [HealthController, MetricsController, JwksController] : [JwksController],
       providers: [
         { provide: SERVICE_SETTINGS, useValue: options.settings },
         { provide: SERVICE_CONFIG, useValue: options.config },
@@ -37,8 +42,9 @@ export class PlatformModule {
         { provide: ServiceMetrics, useValue: options.metrics },
         ReadinessRegistry,
         { provide: SigningKeys, useValue: options.signingKeys },
+        { provide: APPEND_OBSERVER, useValue: options.appendObserver ?? (() => undefined) },
       ],
-      exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys],
+      exports: [SERVICE_SETTINGS, SERVICE_CONFIG, LOGGER, ServiceMetrics, ReadinessRegistry, SigningKeys, APPEND_OBSERVER],
     };
   }
 }

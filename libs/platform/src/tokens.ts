@@ -8,3 +8,5 @@ export const SERVICE_SETTINGS = Symbol('ServiceSettings');
 export const SERVICE_CONFIG = Symbol('ServiceConfig');
 export const LOGGER = Symbol('Logger');
 export const EVENT_STORE = Symbol('EventStore');
+/** The service's `AppendObserver` (domain metrics counted from committed appends, ADR 0046). */
+export const APPEND_OBSERVER = Symbol('AppendObserver');

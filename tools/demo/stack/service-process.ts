@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-const INHERITED_CONFIG = ['PORT', 'BASE_URL', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'CONFIG_FILE', 'SIGNING_KEY_FILE', 'LOG_LEVEL', 'NODE_OPTIONS'];
+const INHERITED_CONFIG = ['PORT', 'MANAGEMENT_PORT', 'BASE_URL', 'DATA_DIR', 'EVENTSTORE_CONNECTION_STRING', 'CONFIG_FILE', 'SIGNING_KEY_FILE', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 export class ServiceProcess {
   private output = '';

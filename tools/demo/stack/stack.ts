@@ -26,6 +26,8 @@ export interface StackOptions {
   readonly issuerEnv?: Record<string, string>;
   /** Port of the local demo resource's revocation endpoint (default: a free one). */
   readonly resourcePort?: number;
+  /** Serve /metrics, /healthz, /readyz on a MANAGEMENT_PORT of each service (issue 18). */
+  readonly managementPorts?: boolean;
 }
 
 export class Stack {
@@ -33,6 +35,8 @@ export class Stack {
     readonly issuerUrl: string,
     readonly personServerUrl: string,
     readonly resource: DemoResource,
+    /** With `managementPorts`: the management servers' URLs. */
+    readonly management: { readonly issuer: string; readonly personServer: string } | undefined,
     private readonly dataDir: string,
     private issuer: ServiceProcess | undefined,
     private personServer: ServiceProcess | undefined,
@@ -54,15 +58,24 @@ export class Stack {
     const [issuerPort, psPort] = [await freePort(), await freePort()];
     const issuerUrl = `http://127.0.0.1:${issuerPort}`;
     const personServerUrl = `http://127.0.0.1:${psPort}`;
-    const issuerEnv = { PORT: String(issuerPort), BASE_URL: issuerUrl, DATA_DIR: join(dataDir, 'issuer'), CONFIG_FILE: issuerConfigFile, ...options.issuerEnv };
+    const management = options.managementPorts === true ? { issuer: await freePort(), personServer: await freePort() } : undefined;
+    const issuerEnv = {
+      PORT: String(issuerPort), BASE_URL: issuerUrl, DATA_DIR: join(dataDir, 'issuer'), CONFIG_FILE: issuerConfigFile,
+      ...(management ? { MANAGEMENT_PORT: String(management.issuer) } : {}),
+      ...options.issuerEnv,
+    };
     const [issuer, personServer] = await Promise.all([
       ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/main.js'), cwd: repositoryRoot, env: issuerEnv }),
       ServiceProcess.start({
         name: 'person-server', main: join(repositoryRoot, 'apps/person-server/dist/main.js'), cwd: repositoryRoot,
-        env: { PORT: String(psPort), BASE_URL: personServerUrl, DATA_DIR: join(dataDir, 'person-server'), CONFIG_FILE: psConfigFile },
+        env: {
+          PORT: String(psPort), BASE_URL: personServerUrl, DATA_DIR: join(dataDir, 'person-server'), CONFIG_FILE: psConfigFile,
+          ...(management ? { MANAGEMENT_PORT: String(management.personServer) } : {}),
+        },
       }),
     ]);
-    return new Stack(issuerUrl, personServerUrl, resource, dataDir, issuer, personServer, issuerEnv);
+    const managementUrls = management ? { issuer: `http://127.0.0.1:${management.issuer}`, personServer: `http://127.0.0.1:${management.personServer}` } : undefined;
+    return new Stack(issuerUrl, personServerUrl, resource, managementUrls, dataDir, issuer, personServer, issuerEnv);
   }
 
   /** Stops the issuer (its data stays), e.g. to see a status check fail closed. */

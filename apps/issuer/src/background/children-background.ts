@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
 import type { Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry } from '@mission/platform';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, ServiceMetrics } from '@mission/platform';
 import type { Logger } from 'pino';
 import { CLOCK } from '../oauth/clock.js';
 import { missionCascadeManager } from './cascade.process-manager.js';
@@ -34,6 +34,7 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
     @Inject(CLOCK) clock: Clock,
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
+    private readonly metrics?: ServiceMetrics,
   ) {
     const log = logger.child({ component: 'children' });
     const now = (): Date => clock.now();
@@ -50,6 +51,9 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
 
   async onModuleInit(): Promise<void> {
     for (const runner of this.runners) this.readiness.register(processManagerReadinessCheck(runner));
+    const [cascade, ...others] = this.runners;
+    this.metrics?.watchProcessManager(cascade!, { name: 'issuer_cascade_backlog', help: 'Open work items of the immediate cascade (parents whose children are still to be cascaded)' });
+    for (const runner of others) this.metrics?.watchProcessManager(runner);
     for (const runner of this.runners) await runner.start();
   }
 

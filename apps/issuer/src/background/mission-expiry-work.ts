@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
 import type { Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry } from '@mission/platform';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, ServiceMetrics } from '@mission/platform';
 import type { Logger } from 'pino';
 import { CLOCK } from '../oauth/clock.js';
 import { MissionLineage } from '../lineage/mission-lineage.js';
@@ -21,6 +21,7 @@ export class MissionExpiryWork implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
     lineage: MissionLineage,
+    private readonly metrics: ServiceMetrics,
   ) {
     const log = logger.child({ component: 'missions' });
     // Its trigger checkpoint coalesced like the children runners' (one commit per event otherwise: a
@@ -31,6 +32,7 @@ export class MissionExpiryWork implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     this.readiness.register(processManagerReadinessCheck(this.expiry));
+    this.metrics.watchProcessManager(this.expiry);
     await this.expiry.start();
   }
 

@@ -17,6 +17,7 @@ import {
   assertCsrf, clearCsrfCookie, cookieValue, csrfCookie, decisionOf, newCsrfToken, onlyPushedParameters, setCsrfCookie, type CsrfCookie,
 } from './authorize-parameters.js';
 import { refuseParentTokenOnFrontChannel } from './child-creation-parameters.js';
+import { AuthorizeOperation, ConsentDecisionOperation } from './openapi/operations.js';
 
 const WRONG_LOGIN = 'The person or password is not correct.';
 
@@ -38,6 +39,7 @@ export class AuthorizeController {
   }
 
   @Get()
+  @AuthorizeOperation()
   async authorize(@Req() request: Request, @Res() response: Response): Promise<void> {
     const query = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?') + 1) : '';
     const form = OAuthForm.fromQuery(query);
@@ -54,6 +56,7 @@ export class AuthorizeController {
   }
 
   @Post('decision')
+  @ConsentDecisionOperation()
   async decision(@Req() request: Request, @Res() response: Response): Promise<void> {
     const form = formOf(request);
     refuseParentTokenOnFrontChannel(form);

@@ -6,6 +6,7 @@ import { formOf } from '../http/oauth-form.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { IntrospectToken } from '../use-cases/introspect-token/introspect-token.handler.js';
 import { IntrospectionForm } from './mission-forms.js';
+import { IntrospectOperation } from './openapi/operations.js';
 
 /** RFC 7662 introspection with the `mission` member (DESIGN 2.1); the answer is IntrospectToken's. */
 @Controller()
@@ -17,6 +18,7 @@ export class IntrospectionController {
 
   @Post('introspect')
   @HttpCode(200)
+  @IntrospectOperation()
   async introspect(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     // RFC 7662 §2.1: the caller is authenticated.

@@ -8,6 +8,7 @@ import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import { ReadChildEvidence } from '../use-cases/read-child-evidence/read-child-evidence.handler.js';
 import { ReadMissionTree } from '../use-cases/read-mission-tree/read-mission-tree.handler.js';
 import { EvidenceForm, MissionForm, TreeForm } from './mission-forms.js';
+import { EvidenceOperation, TreeOperation } from './openapi/operations.js';
 
 /**
  * DESIGN 2.1 audit endpoints (permission `audit`; the caller's own missions and their descendants, or
@@ -24,6 +25,7 @@ export class MissionAuditController {
   /** `/missions/tree`: the delegation tree under `mission_id` (ReadMissionTree). */
   @Post('tree')
   @HttpCode(200)
+  @TreeOperation()
   async tree(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
@@ -36,6 +38,7 @@ export class MissionAuditController {
   /** `/missions/evidence`: the spec 2.6 Child Evidence under `mission_id`, a page at a time (ReadChildEvidence). */
   @Post('evidence')
   @HttpCode(200)
+  @EvidenceOperation()
   async evidence(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);

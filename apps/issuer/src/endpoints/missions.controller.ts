@@ -10,6 +10,7 @@ import { ChangeMissionLifecycle, type LifecycleRequest } from '../use-cases/chan
 import { MISSION_STATUS_MEDIA_TYPE } from '../use-cases/read-mission-status/mission-status-response.js';
 import { ReadMissionStatus } from '../use-cases/read-mission-status/read-mission-status.handler.js';
 import { LifecycleForm, MissionForm, LifecycleReasonForm, StatusForm } from './mission-forms.js';
+import { MissionLifecycleOperation, StatusOperation } from './openapi/operations.js';
 
 /** DESIGN 2.1 `/missions/lifecycle` and `/missions/status`. */
 @Controller('missions')
@@ -23,6 +24,7 @@ export class MissionsController {
   /** Revoke, suspend, resume, complete with compare-and-set and idempotency. */
   @Post('lifecycle')
   @HttpCode(200)
+  @MissionLifecycleOperation()
   async lifecycle(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, unknown>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
@@ -39,6 +41,7 @@ export class MissionsController {
   /** A signed answer, no fresher than `mission_max_stale_seconds`. */
   @Post('status')
   @HttpCode(200)
+  @StatusOperation()
   async status(@Req() request: Request, @Res() response: Response): Promise<void> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);

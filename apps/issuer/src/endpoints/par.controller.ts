@@ -11,6 +11,7 @@ import {
   authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, optionalState, refuseRequestUri,
   registeredRedirectUri, requireAuthorizationCodeClient, requireMatchingClientId, requireResponseTypeCode,
 } from './par-parameters.js';
+import { ParOperation } from './openapi/operations.js';
 import { CreateChildMission } from '../use-cases/create-child-mission/child-creation-request.js';
 import { PushAuthorizationRequest } from '../use-cases/push-authorization-request/push-authorization-request.handler.js';
 import { cascadeModeOf, childActorOf, claimedParentOf, isChildCreationRequest, parentTokenOf } from './child-creation-parameters.js';
@@ -32,6 +33,7 @@ export class ParController {
 
   @Post('par')
   @HttpCode(201)
+  @ParOperation()
   async par(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<ParResponse> {
     const form = formOf(request);
     // Spec 4.1 step 1: authenticate the client submitting the request.

@@ -24,7 +24,7 @@ export class AuthorizationCodeForm {
   @FormParameter(2048, { required: true })
   redirect_uri: string | undefined = undefined;
 
-  @FormParameter(256)
+  @FormParameter(256, { doc: { description: 'RFC 7636 PKCE verifier of the S256 challenge sent at PAR' } })
   code_verifier: string | undefined = undefined;
 }
 
@@ -51,7 +51,7 @@ export class RevocationForm {
   @FormParameter(4096, { required: true })
   token: string | undefined = undefined;
 
-  @FormParameter(64)
+  @FormParameter(64, { doc: { enum: ['refresh_token', 'access_token'], description: 'Access tokens are not revocable here (`unsupported_token_type`)' } })
   token_type_hint: string | undefined = undefined;
 }
 

@@ -10,6 +10,7 @@ import { RedeemAuthorizationCode } from '../use-cases/redeem-authorization-code/
 import { RedeemChildGrant } from '../use-cases/redeem-child-grant/redeem-child-grant.handler.js';
 import { RefreshTokens } from '../use-cases/refresh-tokens/refresh-tokens.handler.js';
 import { RevokeToken } from '../use-cases/revoke-token/revoke-token.handler.js';
+import { RevokeOperation, TokenOperation } from './openapi/operations.js';
 import {
   AuthorizationCodeForm, CHILD_CREATION_GRANT_TYPE, childGrantTokenOf, grantTypeOf, refuseAccessToken, RefreshTokenForm, RevocationForm,
 } from './token-parameters.js';
@@ -28,6 +29,7 @@ export class TokenController {
 
   @Post('token')
   @HttpCode(200)
+  @TokenOperation()
   async token(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TokenResponse> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
@@ -54,6 +56,7 @@ export class TokenController {
 
   @Post('revoke')
   @HttpCode(200)
+  @RevokeOperation()
   async revoke(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, never>> {
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);

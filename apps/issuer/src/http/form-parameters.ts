@@ -1,3 +1,4 @@
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsDefined, IsOptional, MaxLength, validateSync, type ValidationError } from 'class-validator';
 import { InvalidRequestError, ProtocolError } from '@mission/protocol-errors';
 import type { OAuthForm } from './oauth-form.js';
@@ -11,10 +12,17 @@ import type { OAuthForm } from './oauth-form.js';
  * Checks run per parameter in declaration order and stop at the first failure, so the answer names one
  * problem, exactly as the hand-written checks did: `parameter X is missing`, `parameter X is longer than N
  * characters`, then the parameter's own shape (the decorators written above `@FormParameter`).
+ *
+ * The same declaration is the parameter's OpenAPI schema (ADR 0047): a string, its length bound, whether it is
+ * required, plus what `doc` adds (description, enum, pattern).
  */
-export function FormParameter(maxLength: number, options: { readonly required?: boolean } = {}): PropertyDecorator {
+export function FormParameter(
+  maxLength: number,
+  options: { readonly required?: boolean; readonly doc?: Pick<ApiPropertyOptions, 'description' | 'enum' | 'pattern' | 'example'> } = {},
+): PropertyDecorator {
   return (target, key) => {
     const name = String(key);
+    ApiProperty({ type: 'string', maxLength, required: options.required === true, ...options.doc } as ApiPropertyOptions)(target, key);
     if (options.required === true) IsDefined({ message: `parameter ${name} is missing` })(target, key);
     else IsOptional()(target, key);
     MaxLength(maxLength, { message: `parameter ${name} is longer than ${maxLength} characters` })(target, key);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { comparePositions, type EventStore } from '@mission/event-store';
 import { ProjectionRunner } from '@mission/es-kit';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry } from '@mission/platform';
+import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, ServiceMetrics } from '@mission/platform';
 import type { Logger } from 'pino';
 import { MissionTreeProjection } from './mission-tree.projection.js';
 
@@ -22,12 +22,14 @@ export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
+    private readonly metrics: ServiceMetrics,
   ) {
     this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'mission-tree' }) });
   }
 
   async onModuleInit(): Promise<void> {
     this.readiness.register(projectionReadinessCheck(this.runner));
+    this.metrics.watchProjection(this.runner);
     await this.runner.start();
   }
 

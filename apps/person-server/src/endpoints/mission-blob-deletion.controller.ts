@@ -7,6 +7,7 @@ import { requestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { DeleteMissionBody } from '../use-cases/delete-mission-body/delete-mission-body.handler.js';
+import { BlobDeletionOperation } from './openapi/operations.js';
 
 /**
  * `POST /mission/blob-deletions` `{mission_s256, request_id, purpose}` — an administrator deletes the
@@ -20,6 +21,7 @@ export class MissionBlobDeletionController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('blob-deletions')
+  @BlobDeletionOperation()
   async deleteBlob(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     const answer = await this.commands.execute(new DeleteMissionBody(caller, strictJsonBody(request), requestFacts(request, response)));

@@ -17,6 +17,7 @@ import { ReadMissionStatus } from '../use-cases/read-mission-status/read-mission
 import { ReferenceLookups } from '../use-cases/shared/reference-lookups.js';
 import { TerminateMission } from '../use-cases/terminate-mission/terminate-mission.handler.js';
 import { ManagementOperationBody } from './management-operation.body.js';
+import { ApprovalsOperation, MissionOperation, PendingProposalOperation } from './openapi/operations.js';
 
 export { MANAGEMENT_OPERATIONS } from './management-operation.body.js';
 /** DESIGN 3.1: seconds an agent waits between polls of a pending proposal. */
@@ -40,6 +41,7 @@ export class MissionController {
   ) {}
 
   @Post()
+  @MissionOperation()
   async mission(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     const body = strictJsonBody(request);
@@ -56,6 +58,7 @@ export class MissionController {
   }
 
   @Get('pending/:id')
+  @PendingProposalOperation()
   async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     const result = await this.queries.execute(new PollProposal(caller, id));
@@ -73,6 +76,7 @@ export class MissionController {
   }
 
   @Post('approvals')
+  @ApprovalsOperation()
   async approvals(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     const answer = await this.commands.execute(new DecideProposal(caller, strictJsonBody(request)));

@@ -6,6 +6,7 @@ import { ProblemFilter } from '../errors/problem.filter.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { ListPendingProposals } from '../use-cases/list-pending-proposals/list-pending-proposals.handler.js';
+import { PendingProposalsOperation } from './openapi/operations.js';
 
 /** The path of the pending-proposals listing, advertised as `pending_proposals_endpoint` (ADR 0034). */
 export const PENDING_PROPOSALS_PATH = 'proposals/pending';
@@ -23,6 +24,7 @@ export class ProposalsController {
 
   @Post('pending')
   @HttpCode(200)
+  @PendingProposalsOperation()
   async pending(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     return this.queries.execute(new ListPendingProposals(caller, strictJsonBody(request)));

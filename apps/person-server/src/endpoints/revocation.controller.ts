@@ -6,6 +6,7 @@ import type { Revoker } from '../auth/revoker.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
 import { requestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
+import { RevocationOperation } from './openapi/operations.js';
 import { RevokeAuthToken } from '../use-cases/revoke-auth-token/revoke-auth-token.handler.js';
 
 /** The PS's revocation endpoint path, advertised as `revocation_endpoint` in its metadata (DESIGN 3.1). */
@@ -24,6 +25,7 @@ export class RevocationController {
 
   @Post()
   @HttpCode(200)
+  @RevocationOperation()
   async revoke(@AuthenticatedRevoker() revoker: Revoker, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     await this.commands.execute(new RevokeAuthToken(revoker, strictJsonBody(request), requestFacts(request, response)));

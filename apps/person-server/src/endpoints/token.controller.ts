@@ -6,6 +6,7 @@ import { ProblemFilter } from '../errors/problem.filter.js';
 import { requestFacts } from '../http/request-facts.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
 import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import { AuthTokenOperation } from './openapi/operations.js';
 import { IssueAuthToken } from '../use-cases/issue-auth-token/issue-auth-token.handler.js';
 
 /**
@@ -20,6 +21,7 @@ export class TokenController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
+  @AuthTokenOperation()
   async token(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.setHeader('Cache-Control', 'no-store');
     // The request facts are for the security audit of probes (spec 5.9, 6): never the body or headers.

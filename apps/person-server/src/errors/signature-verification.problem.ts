@@ -129,6 +129,9 @@ const DETAIL_BY_REASON: Readonly<Record<SignatureFailureReason, string>> = {
   agent_provider_unavailable: "the agent provider's keys cannot be obtained right now",
 };
 
+/** Every `error` code a refused signature is answered with (the OpenAPI document lists them). */
+export const SIGNATURE_ERROR_CODES = [...new Set(Object.values(ERROR_CODE_BY_REASON))] as readonly SignatureErrorCode[];
+
 /** Every reason, e.g. for tests and documentation. */
 export const SIGNATURE_FAILURE_REASONS = Object.keys(ERROR_CODE_BY_REASON) as readonly SignatureFailureReason[];
 

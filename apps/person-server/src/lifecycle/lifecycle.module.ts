@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
 import { ProcessManagerRunner } from '@mission/es-kit';
-import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, ServiceMetrics, type Logger } from '@mission/platform';
 import { StoreModule } from '../store/store.module.js';
 import { CLOCK, type Clock } from '../time/clock.js';
 import { ClockModule } from '../time/clock.module.js';
@@ -28,6 +28,7 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
     ledger: TokenLedger,
+    private readonly metrics: ServiceMetrics,
     @Optional() @Inject(LIFECYCLE_POLL_MS) pollMs?: number,
   ) {
     const log = logger.child({ component: 'lifecycle' });
@@ -38,6 +39,7 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
 
   async onModuleInit(): Promise<void> {
     for (const runner of this.runners) this.readiness.register(processManagerReadinessCheck(runner));
+    for (const runner of this.runners) this.metrics.watchProcessManager(runner);
     for (const runner of this.runners) await runner.start();
   }
 

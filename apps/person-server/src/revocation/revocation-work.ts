@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ProcessManagerRunner, type CommandContext } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, SERVICE_CONFIG, type Logger } from '@mission/platform';
+import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, SERVICE_CONFIG, ServiceMetrics, type Logger } from '@mission/platform';
 import type { PersonServerConfig } from '../config/person-server-config.js';
 import { CLOCK, type Clock } from '../time/clock.js';
 import { revocationWork, tokenRevocationManager } from './token-revocation.process-manager.js';
@@ -25,6 +25,7 @@ export class RevocationWork implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     readonly revocations: TokenRevocations,
     private readonly readiness: ReadinessRegistry,
+    private readonly metrics: ServiceMetrics,
   ) {
     this.runner = new ProcessManagerRunner(store, tokenRevocationManager(revocations, config.revocation), {
       clock: () => clock.now(),
@@ -36,6 +37,7 @@ export class RevocationWork implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     this.readiness.register(processManagerReadinessCheck(this.runner));
+    this.metrics.watchProcessManager(this.runner, { name: 'ps_revocation_backlog', help: 'Open revocation work items: terminated missions whose tracked Auth Tokens are still being revoked at their resources' });
     await this.runner.start();
   }
 

@@ -11,12 +11,17 @@ import { installBodyParsers } from '../http/body-parsers.js';
 import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
 import { loadSigningKeys } from '../keys/load-signing-keys.js';
+import { startManagementServer, type ManagementServer } from '../management/management-server.js';
 import { createLogger } from '../logging/create-logger.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import { PlatformModule } from '../platform.module.js';
 import { drainHttpServer } from './drain-http-server.js';
 import type { ServiceDefinition } from './service-definition.js';
+
+/** The `info.version` of the services' OpenAPI documents: the version of this code base. */
+const SERVICE_API_VERSION = '0.1.0';
 
 export interface BootstrapOptions {
   /** Defaults to `process.env`; tests pass their own. */
@@ -35,6 +40,8 @@ export interface RunningService {
   readonly port: number;
   /** A URL that reaches this process directly, e.g. `http://127.0.0.1:54321` (BASE_URL may point at a proxy). */
   readonly listenUrl: string;
+  /** With MANAGEMENT_PORT set: a URL of the management server (/metrics, /healthz, /readyz), e.g. `http://127.0.0.1:9464`. */
+  readonly managementUrl?: string;
   /** Graceful stop: refuse new connections, let requests in flight finish (bounded), close the store. Idempotent. */
   stop(reason: string): Promise<void>;
 }
@@ -59,10 +66,11 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   const signingKeys = await loadSigningKeys(settings, logger);
 
   const metrics = new ServiceMetrics(definition.name);
+  const appendObserver = definition.domainMetrics?.(metrics.registry);
   const app = await NestFactory.create<NestExpressApplication>(
     {
       module: class ServiceRootModule {},
-      imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys }), EventStoreModule, definition.module],
+      imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys, ...(appendObserver ? { appendObserver } : {}) }), EventStoreModule, definition.module],
     },
     new ExpressAdapter(),
     {
@@ -78,6 +86,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   app.use(observeRequests(logger, metrics));
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
+  if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 
   try {
     await app.listen(settings.port);
@@ -87,6 +96,16 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   }
   const server = app.getHttpServer() as Server;
   const port = (server.address() as AddressInfo).port;
+  let management: ManagementServer | undefined;
+  if (settings.managementPort !== undefined) {
+    try {
+      management = await startManagementServer(settings.managementPort, app.get(ReadinessRegistry), metrics, logger.child({ component: 'management' }));
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+    logger.info({ management_port: management.port }, `management endpoints (/metrics, /healthz, /readyz) on port ${management.port}`);
+  }
   logger.info({ port, base_url: settings.baseUrl }, `listening on ${settings.baseUrl}`);
 
   let stopping: Promise<void> | undefined;
@@ -96,11 +115,17 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
       app.get(ReadinessRegistry).markShuttingDown();
       const { forced } = await drainHttpServer(server, settings.shutdownTimeoutMs);
       if (forced) logger.warn({ timeout_ms: settings.shutdownTimeoutMs }, 'requests still in flight at the shutdown deadline were cut off');
+      // The management server stays up through the drain, so /readyz keeps answering 503 until the public port is closed.
+      if (management) await drainHttpServer(management.server, settings.shutdownTimeoutMs);
       await app.close();
       logger.info('stopped');
     })();
     return stopping;
   };
 
-  return { app, settings, logger, port, listenUrl: `http://127.0.0.1:${port}`, stop };
+  return {
+    app, settings, logger, port, listenUrl: `http://127.0.0.1:${port}`,
+    ...(management ? { managementUrl: `http://127.0.0.1:${management.port}` } : {}),
+    stop,
+  };
 }

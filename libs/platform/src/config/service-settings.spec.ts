@@ -65,6 +65,14 @@ describe('readServiceSettings', () => {
     });
   });
 
+  it('MANAGEMENT_PORT: unset keeps the management paths on the public port; set, it is read and must differ from PORT', () => {
+    expect(read({}).settings.managementPort).toBeUndefined();
+    expect(read({ MANAGEMENT_PORT: '9464' }).settings.managementPort).toBe(9464);
+    expect(read({ PORT: '0', BASE_URL: 'http://localhost:4000', MANAGEMENT_PORT: '0' }).settings.managementPort).toBe(0);
+    expect(messageOf({ PORT: '5000', MANAGEMENT_PORT: '5000' })).toContain('MANAGEMENT_PORT must differ from PORT (5000)');
+    expect(messageOf({ MANAGEMENT_PORT: 'metrics' })).toBe('MANAGEMENT_PORT must be an integer 0..65535 (0 = any free port), got "metrics"');
+  });
+
   it('derives BASE_URL from PORT when only PORT is given', () => {
     expect(read({ PORT: '5000' }).settings.baseUrl).toBe('http://localhost:5000');
   });

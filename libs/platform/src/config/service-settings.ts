@@ -21,6 +21,11 @@ export interface ServiceSettings {
   readonly serviceName: string;
   /** 0 binds any free port (tests); BASE_URL must then be given explicitly. */
   readonly port: number;
+  /**
+   * MANAGEMENT_PORT: when set, /metrics, /healthz and /readyz are served only on this port (0 = any free
+   * port, tests) and the public port answers 404 for them; unset, they stay on the public port (ADR 0045).
+   */
+  readonly managementPort?: number;
   /** The service's public identifier (the `issuer` value): no trailing slash, query or fragment. */
   readonly baseUrl: string;
   readonly dataDir: string;
@@ -67,6 +72,11 @@ export function readServiceSettings(
   };
 
   const port = integerVariable('PORT', value('PORT'), defaults.port, 0, 65535, ' (0 = any free port)');
+  const managementPortText = value('MANAGEMENT_PORT');
+  const managementPort = managementPortText === undefined ? undefined : integerVariable('MANAGEMENT_PORT', managementPortText, 0, 0, 65535, ' (0 = any free port)');
+  if (managementPort !== undefined && managementPort !== 0 && managementPort === port) {
+    throw new ConfigError(`MANAGEMENT_PORT must differ from PORT (${port}); leave it unset to serve /metrics, /healthz and /readyz on the public port`);
+  }
   const baseUrlText = value('BASE_URL');
   if (baseUrlText === undefined && port === 0) {
     throw new ConfigError('BASE_URL must be set when PORT is 0 (the identifier cannot be derived from a port chosen at bind time)');
@@ -87,6 +97,7 @@ export function readServiceSettings(
   const settings: ServiceSettings = {
     serviceName,
     port,
+    ...(managementPort !== undefined ? { managementPort } : {}),
     baseUrl,
     dataDir: resolve(cwd, value('DATA_DIR') ?? defaults.dataDir),
     ...(connectionString !== undefined ? { eventStoreConnectionString: connectionString } : {}),

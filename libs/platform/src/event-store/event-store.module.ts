@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { ServiceSettings } from '../config/service-settings.js';
 import { ReadinessRegistry } from '../health/readiness.js';
 import { SigningKeys } from '../keys/signing-keys.js';
-import { EVENT_STORE, LOGGER, SERVICE_SETTINGS } from '../tokens.js';
+import { MeteredEventStore, type AppendObserver } from '../metrics/metered-event-store.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { APPEND_OBSERVER, EVENT_STORE, LOGGER, SERVICE_SETTINGS } from '../tokens.js';
 
 /**
  * Registers the store's readiness check, seals what the service writes (signed with its /jwks key, ADR
@@ -68,13 +70,16 @@ export class EventStoreLifecycle implements OnModuleInit, OnApplicationBootstrap
   providers: [
     {
       provide: EVENT_STORE,
-      inject: [SERVICE_SETTINGS, LOGGER],
-      useFactory: (settings: ServiceSettings, logger: Logger): Promise<EventStore> =>
-        openEventStore({
+      inject: [SERVICE_SETTINGS, LOGGER, ServiceMetrics, APPEND_OBSERVER],
+      useFactory: async (settings: ServiceSettings, logger: Logger, metrics: ServiceMetrics, observer: AppendObserver): Promise<EventStore> => {
+        const store = await openEventStore({
           ...(settings.eventStoreConnectionString !== undefined ? { connectionString: settings.eventStoreConnectionString } : {}),
           dataDir: settings.dataDir,
           logger: logger.child({ component: 'event-store' }),
-        }),
+        });
+        // Every append is timed and, once committed, counted into the domain metrics (ADR 0046).
+        return new MeteredEventStore(store, metrics, observer, (error) => logger.warn({ err: error }, 'domain metrics: an append could not be counted'));
+      },
     },
     EventStoreLifecycle,
   ],

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
 /**
@@ -7,11 +8,14 @@ import { Allow } from 'class-validator';
  */
 export class BlobDeletionBody {
   @Allow()
+  @ApiProperty({ type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' })
   readonly mission_s256?: unknown;
 
   @Allow()
+  @ApiProperty({ type: 'string', minLength: 22, maxLength: 256 })
   readonly request_id?: unknown;
 
   @Allow()
+  @ApiProperty({ type: 'string', maxLength: 4096 })
   readonly purpose?: unknown;
 }

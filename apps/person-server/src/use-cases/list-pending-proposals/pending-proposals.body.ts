@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
 import { InOrder } from '../../http/json-shape.js';
 
@@ -9,6 +10,7 @@ const PAGE_SIZE = `max_results must be an integer from 1 to ${PENDING_PAGE.maxMa
 /** `POST /proposals/pending` `{max_results?, cursor?}` (ADR 0034). */
 export class PendingProposalsBody {
   @InOrder(IsOptional(), IsInt({ message: PAGE_SIZE }), Min(1, { message: PAGE_SIZE }), Max(PENDING_PAGE.maxMaxResults, { message: PAGE_SIZE }))
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PENDING_PAGE.maxMaxResults, description: `Default ${PENDING_PAGE.defaultMaxResults}` })
   readonly max_results?: number;
 
   /** The `next_cursor` of the previous page. */
@@ -16,5 +18,6 @@ export class PendingProposalsBody {
     ValidateIf((body: PendingProposalsBody) => body.cursor !== undefined),
     IsString({ message: 'cursor must be a string' }),
   )
+  @ApiPropertyOptional({ type: 'string' })
   readonly cursor?: string;
 }

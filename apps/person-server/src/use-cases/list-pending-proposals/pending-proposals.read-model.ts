@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
+import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, ServiceMetrics, type Logger } from '@mission/platform';
 import { PendingProposalsProjection, type PendingProposalEntry } from './pending-proposals.projection.js';
 
 /** How long a listing waits for the projection to reach the store's head (read-your-writes across replicas). */
@@ -13,12 +13,13 @@ export class PendingProposalsReadModel implements OnModuleInit, OnApplicationShu
   private readonly projection = new PendingProposalsProjection();
   private readonly runner: ProjectionRunner;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger, private readonly readiness: ReadinessRegistry) {
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger, private readonly readiness: ReadinessRegistry, private readonly metrics: ServiceMetrics) {
     this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'pending-proposals' }) });
   }
 
   async onModuleInit(): Promise<void> {
     this.readiness.register(projectionReadinessCheck(this.runner));
+    this.metrics.watchProjection(this.runner);
     await this.runner.start();
   }
 

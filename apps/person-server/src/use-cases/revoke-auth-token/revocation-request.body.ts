@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { InOrder } from '../../http/json-shape.js';
 
@@ -10,8 +11,10 @@ function IdentityMember(name: string, maxLength: number): PropertyDecorator {
 /** `POST /revoke` (DESIGN 3.1, ADR 0016): `{iss, jti}` of an Auth Token; unknown members are ignored. */
 export class RevocationRequestBody {
   @IdentityMember('iss', 2048)
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 2048, description: 'The Auth Token’s `iss` (this PS)' })
   readonly iss!: string;
 
   @IdentityMember('jti', 256)
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 256 })
   readonly jti!: string;
 }
