@@ -25,4 +25,9 @@ export async function buildConsole() {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildConsole();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  buildConsole().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -82,7 +82,7 @@ export class ListMissionsHandler implements IQueryHandler<ListMissions> {
       ...(missionStatusRepresentation(state, now, this.config.status_freshness_seconds) as unknown as JsonObject),
       agent: entry.agent,
       caller_role: role,
-      ...(await this.body(entry.missionS256)),
+      ...(state.blobDeleted !== undefined ? { body_deleted: true } : await this.body(entry.missionS256)),
       token_residual: residual,
     };
   }
