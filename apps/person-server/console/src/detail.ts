@@ -22,7 +22,7 @@ export async function openMission(mission: MissionView, onChanged: () => void): 
   const section = byId('detail-section');
   section.hidden = false;
   byId('detail-heading').textContent = `Mission of ${mission.agent}`;
-  byId('detail-summary').replaceChildren(el('span', { class: 'description' }, describe(mission)), ' — ', el('span', { class: `status-${mission.mission_status}` }, mission.mission_status));
+  summarize(mission, mission.mission_status);
   byId('residual').textContent = residualText(mission.token_residual);
   byId('terminate-confirm').hidden = true;
   setUpTerminate(mission, onChanged);
@@ -34,6 +34,10 @@ export async function openMission(mission: MissionView, onChanged: () => void): 
     byId('tree').replaceChildren(el('p', {}, `The tree could not be read: ${errorText(error)}`));
   }
   section.scrollIntoView();
+}
+
+function summarize(mission: MissionView, status: MissionView['mission_status']): void {
+  byId('detail-summary').replaceChildren(el('span', { class: 'description' }, describe(mission)), ' — ', el('span', { class: `status-${status}` }, status));
 }
 
 function setUpTerminate(mission: MissionView, onChanged: () => void): void {
@@ -75,6 +79,7 @@ async function terminate(mission: MissionView, reason: string, purpose: string |
     const answer = await client().terminate(mission.mission_s256, { reason, ...(purpose !== undefined ? { purpose } : {}) });
     notice(`Terminated (${String(answer['termination_reason'])}). Revocations are confirmed below as resources answer.`);
     byId('terminate-form').hidden = true;
+    summarize(mission, 'terminated');
     showResidual(answer['token_residual'] as unknown as Residual);
     onChanged();
     void pollResidual(mission.mission_s256, onChanged);

@@ -181,6 +181,7 @@ describe('issue 17: the person console in Chromium', () => {
     await alicePage.locator('#residual[data-closed="false"]').waitFor();
     expect(await alicePage.locator('#residual').textContent()).toContain('may stay usable until');
     await alicePage.locator(`tr[data-mission="${s256}"] .status-terminated`).waitFor();
+    expect(await alicePage.locator('#detail-summary .status-terminated').textContent()).toBe('terminated');
 
     await resource.setMode('ok');
     await alicePage.locator('#residual[data-closed="true"]').waitFor({ timeout: 60_000 });
