@@ -1,9 +1,12 @@
+/// <reference lib="dom" />
+// The callbacks of page.evaluate run in the browser: DOM types for this file only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createPkcePair } from '@mission/mission-client';
-import { launchChromium, screenshot, watchIncidents, type RunningService } from '@mission/platform/testing';
+import type { RunningService } from '@mission/platform';
+import { launchChromium, screenshot, watchIncidents } from '@mission/platform/testing';
 import { DEMO_REDIRECT_URI, missionIntent, postAs } from '../testing/mission-flows.js';
 import { startIssuer } from '../testing/run-issuer.js';
 

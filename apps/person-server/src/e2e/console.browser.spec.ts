@@ -1,9 +1,12 @@
+/// <reference lib="dom" />
+// The callbacks of page.evaluate run in the browser: DOM types for this file only.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, routedContext, screenshot, watchIncidents, type RunningService } from '@mission/platform/testing';
+import type { RunningService } from '@mission/platform';
+import { launchChromium, routedContext, screenshot, watchIncidents } from '@mission/platform/testing';
 import { agentToken, BOB_KEY, freshKey, OPS_KEY } from '../testing/signed-request.spec-helper.js';
 import { ASSISTANT, newAgent, PsClient, type Agent } from '../testing/ps-http.spec-helper.js';
 import { FakeResource } from '../testing/fake-resource.js';
