@@ -30,3 +30,4 @@ export { NestPinoLogger } from './logging/nest-logger.js';
 export { ServiceMetrics } from './metrics/service-metrics.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
 export { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+export { sendStaticFile, STATIC_PAGE_CSP, type StaticAsset } from './http/static-page.js';
