@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// The callbacks of page.evaluate run in the browser: DOM types for this file only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
