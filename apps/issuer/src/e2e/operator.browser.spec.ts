@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importJWK, type CryptoKey, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { clientAssertion, generateSigningKey } from '@mission/mission-client';
+import { generateSigningKey, IssuerClient } from '@mission/mission-client';
 import type { RunningService } from '@mission/platform';
 import { launchChromium, routedContext, screenshot, watchIncidents } from '@mission/platform/testing';
-import { postForm } from '../testing/demo-clients.js';
 import { obtainChildMission, obtainRootMission, postAs, requestChild, type MissionHolder } from '../testing/mission-flows.js';
 import { demoConfigFile, repositoryRoot, startIssuer, testBaseUrl } from '../testing/run-issuer.js';
 
@@ -31,7 +30,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'issuer-operator-'));
 let service: RunningService;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-/** An operator client with `audit` only: it may look at trees of its lineage, never change a mission. */
+/** An operator client with `audit` only (approved by policy): it may look at trees of its lineage, never change a mission. */
 const AUDITOR = 'ops-auditor';
 let auditorKey: JWK;
 
@@ -45,7 +44,7 @@ async function configWithAuditor(): Promise<string> {
   const config = JSON.parse(readFileSync(demoConfigFile, 'utf8')) as { clients: Record<string, unknown>[] };
   config.clients.push({
     client_id: AUDITOR, jwks: { keys: [{ ...key.publicJwk, kid: key.jkt, alg: 'ES256', use: 'sig' }] }, sub_profile: 'ai_agent',
-    redirect_uris: ['http://127.0.0.1:9000/cb'], grant_types: ['authorization_code', 'refresh_token'], approval_policy: 'consent', permissions: ['audit'],
+    redirect_uris: ['http://127.0.0.1:9000/cb'], grant_types: ['authorization_code', 'refresh_token'], approval_policy: 'auto', permissions: ['audit'],
   });
   const file = join(dataDir, 'issuer.json');
   writeFileSync(file, JSON.stringify(config));
@@ -60,11 +59,23 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 60_000): Pr
   }
 }
 
-/** The states `/missions/tree` reports, read over the API as demo-agent (the root's client, with `audit`). */
-async function treeStates(rootId: string): Promise<Record<string, string>> {
-  const response = await postAs(service.listenUrl, 'demo-agent', '/missions/tree', { mission_id: rootId });
+/** The states `/missions/tree` reports, read over the API as `reader` (demo-agent: the root's client, with `audit`). */
+async function treeStates(rootId: string, reader = 'demo-agent'): Promise<Record<string, string>> {
+  const response = await postAs(service.listenUrl, reader, '/missions/tree', { mission_id: rootId });
   const { nodes } = (await response.json()) as { nodes: { mission_id: string; state: string }[] };
   return Object.fromEntries(nodes.map((node) => [node.mission_id, node.state]));
+}
+
+/** A root mission of the auditor client, obtained with the SDK as any client would (its key is not a demo key file). */
+async function auditorRootMission(): Promise<string> {
+  const routed = ((input: string | URL | Request, init?: RequestInit) => fetch(String(input instanceof Request ? input.url : input).replace(testBaseUrl, service.listenUrl), init)) as typeof fetch;
+  const issuer = await IssuerClient.discover({ issuer: testBaseUrl, clientId: AUDITOR, clientKey: auditorKey, fetch: routed, allowInsecureHttp: true });
+  const mission = await issuer.obtainRootMission({
+    intent: { goal: 'Audit the invoices', resources: [INVOICES], expiresAt: new Date(Date.now() + 3_600_000) },
+    authorizationDetails: [{ type: 'mission_resource_access', resource: INVOICES, actions: ['invoices.read'] }],
+    redirectUri: 'http://127.0.0.1:9000/cb',
+  });
+  return mission.id;
 }
 
 async function lifecycle(clientId: string, missionId: string, operation: string): Promise<void> {
@@ -194,22 +205,29 @@ describe('issue 17: the issuer operator view in Chromium (ADR 0042)', () => {
     expect(await page.context().cookies()).toEqual([]);
   }, SLOW);
 
-  it('DESIGN 2.1: a client without the audit or admin permission is refused the tree and sees nothing of it', async () => {
-    const fresh = await obtainRootMission(service.listenUrl, { clientId: 'demo-agent', details: ROOT_DETAILS });
-    const page = await operatorPage('demo-consent-agent', fresh.tokens.mission_id);
+  it('DESIGN 2.1 (attacker): a client of a mission in the tree, without the audit permission, is refused its tree and sees nothing', async () => {
+    // demo-subagent is the child mission's own client (the lineage rule would let it in); only `audit` is missing.
+    const page = await operatorPage('demo-subagent', child.tokens.mission_id);
     await page.locator('#notice', { hasText: 'The tree could not be read: refused' }).waitFor();
     expect(await page.locator('#tree-section').isHidden()).toBe(true);
     expect(await page.locator('#tree g.node').count()).toBe(0);
   }, SLOW);
 
-  it('DESIGN 2.1: a client with audit alone sees no tree outside its lineage, and may not revoke (refused like an unknown mission)', async () => {
+  it('DESIGN 2.1 (attacker): an audit-only client sees no tree outside its lineage', async () => {
     const page = await operatorPage(AUDITOR, root.tokens.mission_id);
     await page.locator('#notice', { hasText: 'The tree could not be read: refused' }).waitFor();
     expect(await page.locator('#tree-section').isHidden()).toBe(true);
-    // The API the page would call for a revoke refuses the auditor alike: viewing is not changing.
-    const assertion = await clientAssertion({ clientId: AUDITOR, privateKey: (await importJWK(auditorKey, 'ES256')) as CryptoKey, alg: 'ES256', kid: auditorKey.kid! }, testBaseUrl);
-    const response = await postForm(service.listenUrl, '/missions/lifecycle', { ...assertion, mission_id: child.tokens.mission_id, operation: 'revoke', reason: 'no' });
-    expect(response.status).toBe(404);
+  }, SLOW);
+
+  it('DESIGN 2.1 (attacker): an audit-only client sees its own tree, but its revoke from the page is refused and nothing changes', async () => {
+    const own = await auditorRootMission();
+    const page = await operatorPage(AUDITOR, own);
+    await page.locator(`#tree g.node[data-mission="${own}"][data-state="active"]`).waitFor();
+    await page.getByLabel(/^Reason for revoke/).fill('an auditor tries');
+    await page.locator(`#nodes-table tr[data-mission="${own}"] button[data-operation="revoke"]`).click();
+    await page.getByRole('button', { name: 'Yes, do it' }).click();
+    await page.locator('#notice', { hasText: 'revoke refused' }).waitFor();
+    expect(await treeStates(own, 'demo-admin')).toEqual({ [own]: 'active' });
   }, SLOW);
 
   it('ADR 0042: a key created in the browser shows its public JWK to register and is refused until it is registered', async () => {
