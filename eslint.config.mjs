@@ -59,7 +59,7 @@ export default [
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],
   {
-    ignores: ['**/dist', '**/node_modules', 'data/**', 'coverage/**', '.nx/**', 'tmp/**'],
+    ignores: ['**/dist', '**/node_modules', 'data/**', 'coverage/**', '.nx/**', 'tmp/**', 'test-output/**', 'apps/person-server/console/build/**', 'apps/issuer/operator/build/**'],
   },
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.js'],

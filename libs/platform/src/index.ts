@@ -32,3 +32,4 @@ export { PROJECTION_LAG_LIMIT, ServiceMetrics, type AppendOutcome, type WatchedP
 export { buildOpenApiDocument, DOCS_PATH, OPENAPI_PATH, serveOpenApi, type OpenApiDefinition, type SecuritySchemeObject } from './openapi/openapi.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
 export { APPEND_OBSERVER, EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
+export { sendStaticFile, STATIC_PAGE_CSP, type StaticAsset } from './http/static-page.js';

@@ -22,9 +22,27 @@ describe('consent page (issue 3 item 4: derived Authority Set, goal and expiry a
     expect(page).toContain('value="token&quot;&gt;&lt;script&gt;"');
   });
 
+  it('issue 17: the Authority Set is a readable table (resource, actions, constraints, delegation, children), still escaped', () => {
+    const table = renderConsentPage({
+      clientId: 'demo-agent',
+      requestUri: 'urn:x',
+      goal: 'g',
+      expiresAt: '2026-11-23T00:00:00Z',
+      authoritySet: [
+        { type: 'mission_resource_access', resource: 'https://files.example/a', actions: ['read', 'write'], constraints: { max_amount: 100 }, delegation: { max_depth: 2, children: { max_children: 3 } } },
+        { type: 'mission_resource_access', resource: hostile, actions: [hostile] },
+      ],
+      csrfToken: 't',
+    });
+    expect(table).not.toContain('<pre>');
+    expect(table).toContain('<th scope="row"><code>https://files.example/a</code></th><td>read, write</td><td><ul><li>max amount: 100</li></ul></td><td><ul><li>max depth: 2</li></ul></td><td><ul><li>max children: 3</li></ul></td>');
+    expect(table).toContain('<td>may not delegate</td><td>none</td>');
+    expect(table).not.toContain('<script>');
+    expect(table).not.toContain('<img');
+  });
+
   it('shows goal, expiry and the authority set', () => {
     expect(page).toContain('2026-11-23T00:00:00Z');
-    expect(page).toContain('mission_resource_access');
     expect(page).toContain('name="decision" value="approve"');
     expect(page).toContain('name="decision" value="decline"');
   });

@@ -1,3 +1,6 @@
+import { renderAuthorityTable } from './authority-table.js';
+import { escapeHtml } from './escape-html.js';
+
 /**
  * The server-rendered consent page: a person signs in and approves or declines one pushed request.
  * Everything the client proposed (goal, authority set, expiry) is shown as inert, escaped text — a
@@ -13,11 +16,7 @@ export interface ConsentView {
   readonly error?: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
-}
+export { escapeHtml };
 
 /** No script, no inline style, forms post only back here, never framed (clickjacking). */
 export const CONSENT_PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -41,7 +40,7 @@ ${view.error ? `<p role="alert">${escapeHtml(view.error)}</p>` : ''}
 <h2>Expires</h2>
 <p>${escapeHtml(view.expiresAt)}</p>
 <h2>Authority requested</h2>
-<pre>${escapeHtml(JSON.stringify(view.authoritySet, null, 2))}</pre>
+${renderAuthorityTable(view.authoritySet)}
 <form method="post" action="/authorize/decision">
 ${field('request_uri', view.requestUri)}
 ${field('client_id', view.clientId)}

@@ -21,6 +21,7 @@ import { AuthorizeController } from './authorize.controller.js';
 import { IntrospectionController } from './introspection.controller.js';
 import { MissionAuditController } from './mission-audit.controller.js';
 import { MissionsController } from './missions.controller.js';
+import { OperatorController } from './operator.controller.js';
 import { ParController } from './par.controller.js';
 import { TokenController } from './token.controller.js';
 
@@ -30,7 +31,7 @@ import { TokenController } from './token.controller.js';
  */
 @Module({
   imports: [CqrsModule, IssuerOAuthModule, LineageModule, ReadModelsModule, TokensModule],
-  controllers: [ParController, AuthorizeController, TokenController, MissionsController, IntrospectionController, MissionAuditController],
+  controllers: [ParController, AuthorizeController, TokenController, MissionsController, IntrospectionController, MissionAuditController, OperatorController],
   providers: [
     PushAuthorizationRequestHandler, ReadPendingAuthorizationRequestHandler, DecideAuthorizationRequestHandler,
     CreateChildMissionHandler,

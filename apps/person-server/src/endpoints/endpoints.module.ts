@@ -9,6 +9,8 @@ import { ClockModule } from '../time/clock.module.js';
 import { DecideProposalHandler } from '../use-cases/decide-proposal/decide-proposal.handler.js';
 import { DeleteMissionBodyHandler } from '../use-cases/delete-mission-body/delete-mission-body.handler.js';
 import { IssueAuthTokenHandler } from '../use-cases/issue-auth-token/issue-auth-token.handler.js';
+import { ListMissionsHandler } from '../use-cases/list-missions/list-missions.handler.js';
+import { MissionIndexReadModel } from '../use-cases/list-missions/mission-index.read-model.js';
 import { ListPendingProposalsHandler } from '../use-cases/list-pending-proposals/list-pending-proposals.handler.js';
 import { PendingProposalsReadModel } from '../use-cases/list-pending-proposals/pending-proposals.read-model.js';
 import { PendingVisibility } from '../use-cases/list-pending-proposals/pending-visibility.js';
@@ -27,7 +29,9 @@ import { ReplacementLookup } from '../use-cases/terminate-mission/replacement-lo
 import { TerminateMissionHandler } from '../use-cases/terminate-mission/terminate-mission.handler.js';
 import { TerminationGates } from '../use-cases/terminate-mission/termination-gates.js';
 import { MissionBlobDeletionController } from './mission-blob-deletion.controller.js';
+import { ConsoleController } from './console.controller.js';
 import { MissionController } from './mission.controller.js';
+import { MissionsListController } from './missions-list.controller.js';
 import { ProposalsController } from './proposals.controller.js';
 import { RevocationController } from './revocation.controller.js';
 import { TokenController } from './token.controller.js';
@@ -39,7 +43,7 @@ import { TokenController } from './token.controller.js';
  */
 @Module({
   imports: [CqrsModule, ClockModule, AbuseModule, AuthenticationModule, StoreModule, RevocationModule],
-  controllers: [MissionController, MissionBlobDeletionController, ProposalsController, TokenController, RevocationController],
+  controllers: [MissionController, MissionBlobDeletionController, ProposalsController, MissionsListController, TokenController, RevocationController, ConsoleController],
   providers: [
     // Use cases (one handler each).
     ProposeMissionHandler,
@@ -52,6 +56,7 @@ import { TokenController } from './token.controller.js';
     IssueAuthTokenHandler,
     RevokeAuthTokenHandler,
     ListPendingProposalsHandler,
+    ListMissionsHandler,
     // What several use cases share, and the parts of one.
     MissionAuthorization,
     ReferenceLookups,
@@ -62,6 +67,7 @@ import { TokenController } from './token.controller.js';
     TerminationGates,
     PendingProposalsReadModel,
     PendingVisibility,
+    MissionIndexReadModel,
     { provide: TreeCursors, inject: [AuditDigestKey], useFactory: (key: AuditDigestKey) => new TreeCursors(key) },
   ],
 })

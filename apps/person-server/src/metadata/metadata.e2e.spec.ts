@@ -30,6 +30,7 @@ describe('PS metadata (spec mission-management 2.2, DESIGN 3.1)', () => {
       // DESIGN 3.1, ADR 0016: where a holder or audience revokes an Auth Token by (iss, jti).
       revocation_endpoint: `${testBaseUrl}/revoke`,
       pending_proposals_endpoint: `${testBaseUrl}/proposals/pending`,
+      missions_endpoint: `${testBaseUrl}/missions/list`,
       // Spec 2.2: MUST contain status and terminate; delegation_tree when implemented.
       mission_management_operations_supported: ['status', 'terminate', 'delegation_tree'],
     });

@@ -24,6 +24,8 @@ export function personServerMetadata(options: PersonServerMetadataOptions): Reco
     revocation_endpoint: `${base}/revoke`,
     // ADR 0034: a person's (or its tenant administrator's) proposals waiting for a decision.
     pending_proposals_endpoint: `${base}/proposals/pending`,
+    // ADR 0040: a person's missions, an administrator's tenant's; the console at `${base}/console` reads it.
+    missions_endpoint: `${base}/missions/list`,
     mission_management_operations_supported: [...options.operations],
   };
 }
