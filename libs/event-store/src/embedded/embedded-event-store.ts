@@ -5,7 +5,8 @@ import type {
 } from '../port/event-store.js';
 import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
-import { categoryOf, isValidCategory } from '../port/stream-name.js';
+import { categoryOf } from '../port/stream-name.js';
+import { checkAllFilter, matchesNothing, type CheckedFilter } from '../port/all-filter.js';
 import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
@@ -172,11 +173,11 @@ export class EmbeddedEventStore implements EventStore {
       this.assertOpen();
       let remaining = readLimit(options.maxCount);
       let after = options.after?.commit ?? START.commit;
-      const categories = filterCategories(options.filter);
+      const filter = checkAllFilter(options.filter);
       return () => {
         if (remaining === 0) return undefined;
         const limit = Math.min(PAGE_SIZE, remaining);
-        const rows = this.readPage(after, categories, limit);
+        const rows = this.readPage(after, filter, limit);
         remaining = rows.length < limit ? 0 : remaining - rows.length;
         if (rows.length > 0) after = rows[rows.length - 1]![0];
         return rows;
@@ -186,26 +187,20 @@ export class EmbeddedEventStore implements EventStore {
 
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
     this.assertOpen();
-    const categories = filterCategories(filter);
     let head: bigint | null = null;
-    if (!categories) {
-      head = (this.statement('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
-    } else {
-      // One index probe per category (min/max optimization on events_by_category), not a scan of the category.
-      const perCategory = this.statement('SELECT max(position) AS position FROM events WHERE category = ?');
-      for (const category of new Set(categories)) {
-        const position = (perCategory.get(category) as { position: bigint | null }).position;
-        if (position !== null && (head === null || position > head)) head = position;
-      }
+    // One index probe per range (min/max optimization on events_by_category / events_by_type), not a scan.
+    for (const range of filterRanges(checkAllFilter(filter))) {
+      const position = (this.statement(`SELECT max(position) AS position FROM events ${range.index} WHERE ${range.where}`).get(...range.params) as { position: bigint | null }).position;
+      if (position !== null && (head === null || position > head)) head = position;
     }
     return head === null ? undefined : { commit: head, prepare: head };
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
     this.assertOpen();
-    const categories = filterCategories(options.filter);
+    const filter = checkAllFilter(options.filter);
     const wake = new AbortController();
-    const iterator = this.follow(options.after?.commit ?? START.commit, categories, wake.signal);
+    const iterator = this.follow(options.after?.commit ?? START.commit, filter, wake.signal);
     return {
       [Symbol.asyncIterator]: () => iterator,
       close: async () => {
@@ -220,10 +215,11 @@ export class EmbeddedEventStore implements EventStore {
    * back to SQLite pages when they are further behind. Either way the events are frozen, so a consumer
    * behaves the same whether it is catching up or live.
    */
-  private async *follow(after: bigint, categories: string[] | undefined, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
-    const categorySet = categories === undefined ? undefined : new Set(categories);
+  private async *follow(after: bigint, filter: CheckedFilter, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
+    const categorySet = filter.categories === undefined ? undefined : new Set(filter.categories);
+    const typeSet = filter.types === undefined ? undefined : new Set(filter.types);
     while (!closed.aborted && !this.closed) {
-      const recent = this.recent.page(after, categorySet, PAGE_SIZE);
+      const recent = this.recent.page(after, { categories: categorySet, types: typeSet }, PAGE_SIZE);
       let count: number;
       if (recent !== undefined) {
         count = recent.length;
@@ -234,7 +230,7 @@ export class EmbeddedEventStore implements EventStore {
           after = row.position;
         }
       } else {
-        const rows = this.readPage(after, categories, PAGE_SIZE);
+        const rows = this.readPage(after, filter, PAGE_SIZE);
         count = rows.length;
         for (const [index, [position, streamName, revision, record]] of rows.entries()) {
           if (closed.aborted) return;
@@ -294,7 +290,7 @@ export class EmbeddedEventStore implements EventStore {
 
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
     const current = this.checkedRevision(streamName, expected);
-    const insert = this.statement('INSERT INTO events (stream, category, revision, record) VALUES (?, ?, ?, ?)');
+    const insert = this.statement('INSERT INTO events (stream, category, type, revision, record) VALUES (?, ?, ?, ?, ?)');
     const category = categoryOf(streamName);
     const created = Date.now();
     let revision = current === 'no_stream' ? -1n : current;
@@ -303,8 +299,8 @@ export class EmbeddedEventStore implements EventStore {
       revision += 1n;
       // data and metadata are already serialized JSON text; splice them in rather than serializing again.
       const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
-      position = insert.run(streamName, category, revision, record).lastInsertRowid as bigint;
-      this.uncommitted.push({ position, streamName, category, revision, record });
+      position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
+      this.uncommitted.push({ position, streamName, category, type: event.type, revision, record });
     }
     this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
     return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };
@@ -329,20 +325,17 @@ export class EmbeddedEventStore implements EventStore {
     return row && { revision: row.revision, tombstone: row.tombstone === 1n };
   }
 
-  private readPage(after: bigint, categories: string[] | undefined, limit: number): EventRow[] {
-    if (!categories) {
-      return this.statement(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true).all(after, limit) as EventRow[];
-    }
-    // Per category a range of the (category, position) index, already in position order; several
-    // categories are merged by position. (`category IN (…) ORDER BY position` sorted every row of the
-    // categories after `after` for each page: quadratic when a subscriber was far behind.)
-    const distinct = [...new Set(categories)];
-    if (distinct.length === 0) return [];
-    const one = `SELECT ${COLUMNS} FROM events WHERE category = ? AND position > ? ORDER BY position LIMIT ?`;
-    if (distinct.length === 1) return this.statement(one).raw(true).all(distinct[0], after, limit) as EventRow[];
-    const merged = `SELECT ${COLUMNS} FROM (${distinct.map(() => `SELECT * FROM (${one})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
+  private readPage(after: bigint, filter: CheckedFilter, limit: number): EventRow[] {
+    // Per range (a category, a type, or a type within categories) a range of its index, already in position
+    // order; several ranges are merged by position. (`category IN (…) ORDER BY position` sorted every row of
+    // the categories after `after` for each page: quadratic when a subscriber was far behind.)
+    const ranges = filterRanges(filter);
+    if (ranges.length === 0) return [];
+    const one = (range: IndexRange) => `SELECT ${COLUMNS} FROM events ${range.index} WHERE ${range.where} AND position > ? ORDER BY position LIMIT ?`;
+    if (ranges.length === 1) return this.statement(one(ranges[0]!)).raw(true).all(...ranges[0]!.params, after, limit) as EventRow[];
+    const merged = `SELECT ${COLUMNS} FROM (${ranges.map((range) => `SELECT * FROM (${one(range)})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
     const params: unknown[] = [];
-    for (const category of distinct) params.push(category, after, limit);
+    for (const range of ranges) params.push(...range.params, after, limit);
     params.push(limit);
     return this.statement(merged).raw(true).all(...params) as EventRow[];
   }
@@ -380,10 +373,25 @@ function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boole
   return from;
 }
 
-function filterCategories(filter: AllFilter | undefined): string[] | undefined {
-  if (!filter?.streamCategories) return undefined;
-  for (const category of filter.streamCategories) {
-    if (!isValidCategory(category)) throw new InvalidEventError(`invalid stream category in filter: ${JSON.stringify(category)}`);
+interface IndexRange {
+  /** Pinned, so that the planner never walks a busy category's index to find a rare type. */
+  readonly index: string;
+  readonly where: string;
+  readonly params: readonly string[];
+}
+
+/**
+ * The index ranges a filter reads: the whole table, one per category (events_by_category), or one per
+ * type (events_by_type) — restricted to the categories when both are given. Types name one category's
+ * events in practice, so the category test rarely skips a row of the type's range.
+ */
+function filterRanges(filter: CheckedFilter): IndexRange[] {
+  if (matchesNothing(filter)) return [];
+  const { categories, types } = filter;
+  if (types !== undefined) {
+    const inCategories = categories === undefined ? '' : ` AND category IN (${categories.map(() => '?').join(', ')})`;
+    return types.map((type) => ({ index: 'INDEXED BY events_by_type', where: `type = ?${inCategories}`, params: [type, ...(categories ?? [])] }));
   }
-  return [...filter.streamCategories];
+  if (categories !== undefined) return categories.map((category) => ({ index: 'INDEXED BY events_by_category', where: 'category = ?', params: [category] }));
+  return [{ index: '', where: '1 = 1', params: [] }];
 }

@@ -8,44 +8,44 @@ import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-even
 
 function row(position: number, streamName = `cat-${position % 3}`): RecentRow {
   const category = streamName.split('-')[0]!;
-  return { position: BigInt(position), streamName, category, revision: 0n, record: JSON.stringify({ id: `id-${position}`, type: 'Happened', created: 0, metadata: {}, data: { n: position, nested: { list: [1] } } }) };
+  return { position: BigInt(position), streamName, category, type: 'Happened', revision: 0n, record: JSON.stringify({ id: `id-${position}`, type: 'Happened', created: 0, metadata: {}, data: { n: position, nested: { list: [1] } } }) };
 }
 
 describe('RecentEvents (the in-memory tail for live subscriptions)', () => {
   it('answers only for positions it covers: everything after the head at open, nothing older', () => {
     const recent = new RecentEvents(10n, 100);
-    expect(recent.page(5n, undefined, 10)).toBeUndefined();
-    expect(recent.page(10n, undefined, 10)).toEqual([]);
+    expect(recent.page(5n, {}, 10)).toBeUndefined();
+    expect(recent.page(10n, {}, 10)).toEqual([]);
     recent.addCommitted([row(11), row(12)]);
-    expect(recent.page(10n, undefined, 10)?.map((r) => r.position)).toEqual([11n, 12n]);
-    expect(recent.page(11n, undefined, 10)?.map((r) => r.position)).toEqual([12n]);
-    expect(recent.page(9n, undefined, 10)).toBeUndefined();
+    expect(recent.page(10n, {}, 10)?.map((r) => r.position)).toEqual([11n, 12n]);
+    expect(recent.page(11n, {}, 10)?.map((r) => r.position)).toEqual([12n]);
+    expect(recent.page(9n, {}, 10)).toBeUndefined();
   });
 
   it('filters by category and honours the page limit', () => {
     const recent = new RecentEvents(0n, 100);
     recent.addCommitted([1, 2, 3, 4, 5, 6].map((n) => row(n)));
-    expect(recent.page(0n, new Set(['cat']), 10)?.length).toBe(6);
-    expect(recent.page(0n, new Set(['other']), 10)).toEqual([]);
-    expect(recent.page(0n, undefined, 4)?.map((r) => r.position)).toEqual([1n, 2n, 3n, 4n]);
+    expect(recent.page(0n, { categories: new Set(['cat']) }, 10)?.length).toBe(6);
+    expect(recent.page(0n, { categories: new Set(['other']) }, 10)).toEqual([]);
+    expect(recent.page(0n, {}, 4)?.map((r) => r.position)).toEqual([1n, 2n, 3n, 4n]);
   });
 
   it('evicts from the front and then no longer answers for the evicted positions', () => {
     const recent = new RecentEvents(0n, 3);
     recent.addCommitted([1, 2, 3, 4, 5].map((n) => row(n)));
-    expect(recent.page(0n, undefined, 10)).toBeUndefined();
-    expect(recent.page(1n, undefined, 10)).toBeUndefined();
-    expect(recent.page(2n, undefined, 10)?.map((r) => r.position)).toEqual([3n, 4n, 5n]);
+    expect(recent.page(0n, {}, 10)).toBeUndefined();
+    expect(recent.page(1n, {}, 10)).toBeUndefined();
+    expect(recent.page(2n, {}, 10)?.map((r) => r.position)).toEqual([3n, 4n, 5n]);
     recent.addCommitted([6, 7, 8, 9].map((n) => row(n)));
-    expect(recent.page(5n, undefined, 10)).toBeUndefined();
-    expect(recent.page(6n, undefined, 10)?.map((r) => r.position)).toEqual([7n, 8n, 9n]);
+    expect(recent.page(5n, {}, 10)).toBeUndefined();
+    expect(recent.page(6n, {}, 10)?.map((r) => r.position)).toEqual([7n, 8n, 9n]);
   });
 
   it('drops a tombstoned stream’s rows', () => {
     const recent = new RecentEvents(0n, 10);
     recent.addCommitted([row(1, 'a-1'), row(2, 'a-2'), row(3, 'a-1')]);
     recent.removeStream('a-1');
-    expect(recent.page(0n, undefined, 10)?.map((r) => r.streamName)).toEqual(['a-2']);
+    expect(recent.page(0n, {}, 10)?.map((r) => r.streamName)).toEqual(['a-2']);
   });
 
   it('decodes a row once and shares it deep-frozen', () => {

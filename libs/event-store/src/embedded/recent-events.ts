@@ -6,9 +6,15 @@ export interface RecentRow {
   readonly position: bigint;
   readonly streamName: string;
   readonly category: string;
+  readonly type: string;
   readonly revision: bigint;
   readonly record: string;
   decoded?: RecordedEvent;
+}
+
+export interface RecentFilter {
+  readonly categories?: ReadonlySet<string> | undefined;
+  readonly types?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -59,15 +65,16 @@ export class RecentEvents {
   }
 
   /**
-   * Up to `limit` rows after `after` in the given categories (all when undefined), or undefined when
-   * some of them may be older than what is held here.
+   * Up to `limit` rows after `after` in the given categories and of the given types (all when undefined),
+   * or undefined when some of them may be older than what is held here.
    */
-  page(after: bigint, categories: ReadonlySet<string> | undefined, limit: number): RecentRow[] | undefined {
+  page(after: bigint, filter: RecentFilter, limit: number): RecentRow[] | undefined {
+    const { categories, types } = filter;
     if (after + 1n < this.coveredFrom) return undefined;
     const page: RecentRow[] = [];
     for (let index = this.firstAfter(after); index < this.rows.length && page.length < limit; index++) {
       const row = this.rows[index]!;
-      if (categories === undefined || categories.has(row.category)) page.push(row);
+      if ((categories === undefined || categories.has(row.category)) && (types === undefined || types.has(row.type))) page.push(row);
     }
     return page;
   }

@@ -70,6 +70,13 @@ export interface ReadStreamOptions {
 export interface AllFilter {
   /** Only streams named `<category>-…` for one of these categories. */
   readonly streamCategories?: readonly string[];
+  /**
+   * Only events whose type is one of these (exact match); combined with `streamCategories` by AND.
+   * A consumer that acts on a few event types of a busy category (a process manager waiting for
+   * `MissionTerminated` among thousands of logged reads) is then never handed the rest: the embedded
+   * store reads an index on (type, position), EventStoreDB filters on the server (ADR 0055).
+   */
+  readonly eventTypes?: readonly string[];
 }
 
 export interface ReadAllOptions {

@@ -12,6 +12,10 @@ import { isValidStreamName } from './stream-name.js';
 export const MAX_APPEND_BYTES = 1_000_000;
 export const MAX_EVENTS_PER_APPEND = 10_000;
 const EVENT_TYPE = /^[A-Z][A-Za-z0-9]{0,127}$/;
+
+export function isValidEventType(type: unknown): type is string {
+  return typeof type === 'string' && EVENT_TYPE.test(type);
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_DEPTH = 64;
 
