@@ -25,6 +25,12 @@ export interface ProcessManager {
   /** Lower-case letters, digits and `_`; names the work category `pm_<name>`. */
   readonly name: string;
   readonly triggers: readonly string[];
+  /**
+   * The event types `plan` acts on, when it acts on a few types only: the runner then subscribes to just
+   * those (ADR 0055), so a category busy with other events (e.g. logged reads) costs it nothing.
+   * Undefined: every event of the trigger categories is handed to `plan`.
+   */
+  readonly triggerTypes?: readonly string[];
   /** Pure: the work one event calls for (often none). */
   plan(event: RecordedEvent): ScheduledWork[];
   /** Does the work. Must be idempotent: after a crash it may run again for the same key. Throw to retry. */
