@@ -122,4 +122,16 @@ describe('ProcessManagerRunner as a consumer under load (issue 15 item 2)', () =
     scheduling.open();
     await eventually(async () => (await runner.backlog(1_000)) === 0, 30_000);
   }, 40_000);
+
+  it('counts work events not yet in its index of open work as backlog too (a restart replaying a long history)', async () => {
+    const manager: ProcessManager = { name: 'replayer', triggers: ['mission'], plan: () => [], perform: async () => undefined };
+    for (let i = 0; i < 1_200; i++) await env.store.appendToStream(`pm_replayer-${i}`, [{ type: 'WorkScheduled', data: { key: `${i}`, due_at: '9999-01-01T00:00:00.000Z', payload: {}, trigger: null } }]);
+    const runner = new ProcessManagerRunner(env.store, manager, { pollMs: 10 });
+    // Not started: nothing of the work history is indexed yet.
+    expect(await runner.backlog(1_000)).toBe(1_001);
+    runners.push(runner);
+    await runner.start();
+    await eventually(async () => (await runner.backlog(1_000)) === 0);
+    expect(runner.openWork().size).toBe(1_200);
+  });
 });

@@ -40,6 +40,8 @@ export class ProcessManagerRunner {
   private loopFailure: unknown;
   /** The last trigger event whose work was planned (undefined: none since the stored checkpoint). */
   private triggerPosition: Position | undefined;
+  /** The last work event taken into the index of open work. */
+  private workPosition: Position | undefined;
   /**
    * No open work is due before this time (ms): the poll skips scanning the index until then. Lowered
    * whenever the index changes; -Infinity forces the next poll to scan. (The index of a PM scheduling
@@ -87,6 +89,7 @@ export class ProcessManagerRunner {
     this.stopSignal = new AbortController();
     const checkpoint = await this.store.checkpoints.load(this.checkpointName);
     this.triggerPosition = checkpoint;
+    this.workPosition = undefined;
     const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: this.triggerFilter });
     const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
     this.subscriptions = [triggers, work];
@@ -105,17 +108,20 @@ export class ProcessManagerRunner {
   }
 
   /**
-   * Trigger events not yet planned, counted up to `bound + 1` (readiness: a replica whose consumer is
-   * further behind than `bound` is not ready). Reads only the filtered index, so it stays cheap however
-   * many other events the trigger categories hold.
+   * Events not yet taken in, counted up to `bound + 1`: trigger events not yet planned plus work events
+   * not yet in the index of open work (readiness: a replica further behind than `bound` is not ready,
+   * e.g. while it replays a long history after a restart). Reads only the filtered indexes, so it stays
+   * cheap however many other events the trigger categories hold.
    */
   async backlog(bound: number): Promise<number> {
+    const triggers = await this.countAfter(this.triggerPosition, this.triggerFilter, bound + 1);
+    if (triggers > bound) return triggers;
+    return triggers + (await this.countAfter(this.workPosition, { streamCategories: [this.workCategory] }, bound + 1 - triggers));
+  }
+
+  private async countAfter(after: Position | undefined, filter: AllFilter, limit: number): Promise<number> {
     let count = 0;
-    const after = this.triggerPosition;
-    for await (const event of this.store.readAll({ ...(after ? { after } : {}), maxCount: bound + 1, filter: this.triggerFilter })) {
-      void event;
-      count++;
-    }
+    for await (const event of this.store.readAll({ ...(after ? { after } : {}), maxCount: limit, filter })) count += event ? 1 : 0;
     return count;
   }
 
@@ -195,6 +201,7 @@ export class ProcessManagerRunner {
         // cascade is a work item scheduled by the previous one, so the poll interval added up per generation.
         if (due <= this.clock().getTime()) this.runSoon();
       }
+      this.workPosition = event.position;
     }
   }
 
