@@ -7,7 +7,7 @@ import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, Wron
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
 import { categoryOf } from '../port/stream-name.js';
 import { checkAllFilter, matchesNothing, type CheckedFilter } from '../port/all-filter.js';
-import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
+import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
@@ -61,6 +61,7 @@ export class EmbeddedEventStore implements EventStore {
   /** Rows written by the transaction in progress; they reach `recent` only once it committed. */
   private uncommitted: RecentRow[] = [];
   private uncommittedTombstones: string[] = [];
+  private uncommittedExpired: string[] = [];
 
   private constructor(
     private readonly db: Database.Database,
@@ -76,18 +77,20 @@ export class EmbeddedEventStore implements EventStore {
     this.writes = new GroupCommitQueue(db, {
       afterCommit: () => {
         this.recent.addCommitted(this.uncommitted);
-        for (const streamName of this.uncommittedTombstones) this.recent.removeStream(streamName);
+        this.recent.removeStreams(new Set([...this.uncommittedTombstones, ...this.uncommittedExpired]));
         // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
         // images with the deleted bytes, is truncated to nothing (retried while an auditor's snapshot holds it).
         if (this.uncommittedTombstones.length > 0) this.erasure.request();
         else this.erasure.retryIfPending();
         this.uncommitted = [];
         this.uncommittedTombstones = [];
+        this.uncommittedExpired = [];
         this.appended.notify();
       },
       afterRollback: () => {
         this.uncommitted = [];
         this.uncommittedTombstones = [];
+        this.uncommittedExpired = [];
       },
     });
     this.checkpoints = {
@@ -258,6 +261,22 @@ export class EmbeddedEventStore implements EventStore {
     });
   }
 
+  async expireStreams(streamNames: readonly string[]): Promise<void> {
+    this.assertOpen();
+    assertExpirable(streamNames);
+    if (streamNames.length === 0) return;
+    await this.enqueueWrite(() => {
+      const events = this.statement('DELETE FROM events WHERE stream = ?');
+      const stream = this.statement('DELETE FROM streams WHERE name = ? AND tombstone = 0');
+      for (const name of new Set(streamNames)) {
+        // A tombstoned name stays refused for good: expiry never turns a tombstone back into a free name.
+        if (stream.run(name).changes === 0) continue;
+        events.run(name);
+        this.uncommittedExpired.push(name);
+      }
+    }, streamNames.length);
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
     this.statement('SELECT 1').get();
@@ -278,11 +297,13 @@ export class EmbeddedEventStore implements EventStore {
     return this.writes.enqueue(() => {
       const written = this.uncommitted.length;
       const tombstones = this.uncommittedTombstones.length;
+      const expired = this.uncommittedExpired.length;
       try {
         return write();
       } catch (error) {
         this.uncommitted.length = written;
         this.uncommittedTombstones.length = tombstones;
+        this.uncommittedExpired.length = expired;
         throw error;
       }
     }, rows);

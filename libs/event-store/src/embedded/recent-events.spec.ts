@@ -44,7 +44,7 @@ describe('RecentEvents (the in-memory tail for live subscriptions)', () => {
   it('drops a tombstoned stream’s rows', () => {
     const recent = new RecentEvents(0n, 10);
     recent.addCommitted([row(1, 'a-1'), row(2, 'a-2'), row(3, 'a-1')]);
-    recent.removeStream('a-1');
+    recent.removeStreams(new Set(['a-1']));
     expect(recent.page(0n, {}, 10)?.map((r) => r.streamName)).toEqual(['a-2']);
   });
 

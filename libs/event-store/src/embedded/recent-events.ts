@@ -58,9 +58,10 @@ export class RecentEvents {
     if (first !== undefined) this.coveredFrom = first.position;
   }
 
-  /** The stream's rows were deleted (tombstone): they must not be served any more. */
-  removeStream(streamName: string): void {
-    this.rows = this.rows.slice(this.start).filter((row) => row.streamName !== streamName);
+  /** The streams' rows were deleted (tombstone, expiry): they must not be served any more. One pass for all. */
+  removeStreams(streamNames: ReadonlySet<string>): void {
+    if (streamNames.size === 0) return;
+    this.rows = this.rows.slice(this.start).filter((row) => !streamNames.has(row.streamName));
     this.start = 0;
   }
 

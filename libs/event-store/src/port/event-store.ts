@@ -139,6 +139,14 @@ export interface EventStore {
   /** Hard delete: the stream's events become unreadable and the name can never be written again. */
   tombstoneStream(streamName: string, options?: AppendOptions): Promise<void>;
 
+  /**
+   * Removes streams and their events (at most MAX_STREAMS_PER_APPEND names per call; absent or tombstoned ones
+   * are skipped). Unlike `tombstoneStream` a name may be written again afterwards, so use it only for records
+   * whose protection has ended by time — replay records past their acceptance window (ADR 0057). Embedded: the
+   * rows are deleted; EventStoreDB: a soft delete (the events go at the next scavenge).
+   */
+  expireStreams(streamNames: readonly string[]): Promise<void>;
+
   /** Resolves when the store answers; throws EventStoreUnavailableError otherwise. */
   ping(): Promise<void>;
 

@@ -122,3 +122,10 @@ export function serializeStreamAppends(appends: readonly StreamAppend[]): Serial
     return { streamName: append.streamName, events, expected };
   });
 }
+
+/** The names of one `expireStreams` call: valid stream names, at most MAX_STREAMS_PER_APPEND. */
+export function assertExpirable(streamNames: readonly string[]): void {
+  if (!Array.isArray(streamNames)) throw new InvalidEventError('expireStreams takes an array of stream names');
+  if (streamNames.length > MAX_STREAMS_PER_APPEND) throw new InvalidEventError(`at most ${MAX_STREAMS_PER_APPEND} streams per expireStreams call, got ${streamNames.length}`);
+  for (const name of streamNames) assertStreamName(name);
+}
