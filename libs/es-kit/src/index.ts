@@ -8,6 +8,7 @@ export {
 export { AggregateCache } from './aggregate-cache.js';
 export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
 export { ProcessManagerRunner } from './process-manager-runner.js';
+export { ExpiredRecordSweeper, type ExpiredRecordSweeperOptions, type ExpiringRecords } from './expired-record-sweeper.js';
 export type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 export { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 export { KeyedMutex } from './keyed-mutex.js';
