@@ -1,5 +1,11 @@
 import type { EventStore, Position, RecordedEvent } from '@mission/event-store';
 
+/**
+ * Default grace: far above any clock difference between replicas (NTP keeps them within a second) and any time
+ * between a request's time check and its record append; the records cost only five more minutes of storage.
+ */
+export const DEFAULT_EXPIRED_RECORD_GRACE_MS = 5 * 60_000;
+
 /** Records that protect something only until a time they carry: replay records (ADR 0057). */
 export interface ExpiringRecords {
   /** Lower-case letters, digits and `_`; names the checkpoint `sweep_<name>`. */
