@@ -8,6 +8,7 @@ import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, Schedule
 import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
 import { TriggerCheckpoint } from './trigger-checkpoint.js';
 import { dueTime, processManagerContext } from './work-timing.js';
+import { incarnationOf, isEarlierIncarnation } from './work-item.decider.js';
 
 /** Triggers whose work is being scheduled at once (see followTriggers). */
 const SCHEDULE_WINDOW = 64;
@@ -62,7 +63,7 @@ export class ProcessManagerRunner {
     this.policy = { ...DEFAULT_RETRY, ...manager.retry };
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
-    this.replicaId = options.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.replicaId = incarnationOf(options.replicaId ?? hostname(), randomBytes(6).toString('hex'));
   }
 
   get name(): string {
@@ -195,7 +196,7 @@ export class ProcessManagerRunner {
       if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
       else {
         this.open.set(event.streamName, state);
-        const due = dueTime(state);
+        const due = this.dueAt(state);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
         // Work that is due already starts now rather than at the next poll: each generation of a
         // cascade is a work item scheduled by the previous one, so the poll interval added up per generation.
@@ -203,6 +204,12 @@ export class ProcessManagerRunner {
       }
       this.workPosition = event.position;
     }
+  }
+
+  /** Work claimed by an earlier start of this replica is due at once: that start is over (ADR 0058). */
+  private dueAt(state: WorkState): number {
+    if (state.status === 'claimed' && isEarlierIncarnation(state.replica, this.replicaId)) return Number.NEGATIVE_INFINITY;
+    return dueTime(state);
   }
 
   private runSoon(): void {
@@ -228,7 +235,7 @@ export class ProcessManagerRunner {
         break;
       }
       if (this.inFlight.has(stream)) continue;
-      const dueAt = dueTime(state);
+      const dueAt = this.dueAt(state);
       if (Number.isNaN(dueAt)) continue;
       if (dueAt > now.getTime()) {
         if (dueAt < nextDue) nextDue = dueAt;

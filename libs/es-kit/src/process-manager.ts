@@ -41,6 +41,12 @@ export interface ProcessManager {
 export interface ProcessManagerRunnerOptions {
   readonly clock?: () => Date;
   readonly random?: () => number;
+  /**
+   * Who this replica is, stable across its restarts (default: the host name — a pod's name in Kubernetes).
+   * Each start adds its own incarnation (`<replicaId>#<random>`), and a start takes back at once the work its
+   * earlier incarnation had claimed (it died holding the lease) instead of waiting for the lease to run out
+   * (ADR 0058). Replicas sharing one store must therefore have distinct ids.
+   */
   readonly replicaId?: string;
   /** How often due work is looked for (default 200 ms). */
   readonly pollMs?: number;
