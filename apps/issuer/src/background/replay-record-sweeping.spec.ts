@@ -19,7 +19,7 @@ class TestClock implements Clock {
 async function refusal(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(InvalidDpopProofError);
-  return (error as InvalidDpopProofError).description;
+  return (error as InvalidDpopProofError).description ?? '';
 }
 
 describe('issue 15 item 5: swept replay records never let a replay through (ADR 0057)', () => {

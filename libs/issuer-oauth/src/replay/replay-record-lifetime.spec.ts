@@ -33,7 +33,7 @@ beforeAll(async () => {
 async function outcome(promise: Promise<unknown>): Promise<string> {
   return promise.then(
     () => 'accepted',
-    (error: unknown) => (error instanceof InvalidClientError || error instanceof InvalidDpopProofError ? error.description : String(error)),
+    (error: unknown) => (error instanceof InvalidClientError || error instanceof InvalidDpopProofError ? (error.description ?? '') : String(error)),
   );
 }
 
