@@ -1,23 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { WrongExpectedRevisionError, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
+import { WrongExpectedRevisionError, type AllFilter, type EventStore, type JsonObject, type Position, type RecordedEvent } from '@mission/event-store';
 import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
+import { TriggerCheckpoint } from './trigger-checkpoint.js';
+import { dueTime, processManagerContext } from './work-timing.js';
+import { incarnationOf, isEarlierIncarnation } from './work-item.decider.js';
 
 /** Triggers whose work is being scheduled at once (see followTriggers). */
 const SCHEDULE_WINDOW = 64;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
-
-/** When open work becomes due (pending) or claimable again (lease ran out); never for finished work. */
-function dueTime(state: WorkState): number {
-  if (state.status === 'pending') return state.dueAt.getTime();
-  if (state.status === 'claimed') return state.leaseUntil.getTime();
-  return Number.POSITIVE_INFINITY;
-}
 
 /**
  * Runs a process manager durably:
@@ -40,7 +36,13 @@ export class ProcessManagerRunner {
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
   private readonly performing = new Set<Promise<void>>();
+  /** Aborts work in progress at stop: its claim stays and is taken again after a restart. */
+  private stopSignal = new AbortController();
   private loopFailure: unknown;
+  /** The last trigger event whose work was planned (undefined: none since the stored checkpoint). */
+  private triggerPosition: Position | undefined;
+  /** The last work event taken into the index of open work. */
+  private workPosition: Position | undefined;
   /**
    * No open work is due before this time (ms): the poll skips scanning the index until then. Lowered
    * whenever the index changes; -Infinity forces the next poll to scan. (The index of a PM scheduling
@@ -61,7 +63,7 @@ export class ProcessManagerRunner {
     this.policy = { ...DEFAULT_RETRY, ...manager.retry };
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
-    this.replicaId = options.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.replicaId = incarnationOf(options.replicaId ?? hostname(), randomBytes(6).toString('hex'));
   }
 
   get name(): string {
@@ -77,10 +79,19 @@ export class ProcessManagerRunner {
     return `pm_${this.manager.name}`;
   }
 
+  /** The events that trigger work: the trigger categories, narrowed to `triggerTypes` when the manager names them. */
+  private get triggerFilter(): AllFilter {
+    const types = this.manager.triggerTypes;
+    return { streamCategories: this.manager.triggers, ...(types ? { eventTypes: types } : {}) };
+  }
+
   async start(): Promise<void> {
     this.stopping = false;
+    this.stopSignal = new AbortController();
     const checkpoint = await this.store.checkpoints.load(this.checkpointName);
-    const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: { streamCategories: this.manager.triggers } });
+    this.triggerPosition = checkpoint;
+    this.workPosition = undefined;
+    const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: this.triggerFilter });
     const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
     this.subscriptions = [triggers, work];
     this.loops = [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))];
@@ -91,9 +102,28 @@ export class ProcessManagerRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    this.stopSignal.abort();
     await Promise.all(this.subscriptions.map((subscription) => subscription.close()));
     await Promise.all(this.loops);
     await Promise.all(this.performing);
+  }
+
+  /**
+   * Events not yet taken in, counted up to `bound + 1`: trigger events not yet planned plus work events
+   * not yet in the index of open work (readiness: a replica further behind than `bound` is not ready,
+   * e.g. while it replays a long history after a restart). Reads only the filtered indexes, so it stays
+   * cheap however many other events the trigger categories hold.
+   */
+  async backlog(bound: number): Promise<number> {
+    const triggers = await this.countAfter(this.triggerPosition, this.triggerFilter, bound + 1);
+    if (triggers > bound) return triggers;
+    return triggers + (await this.countAfter(this.workPosition, { streamCategories: [this.workCategory] }, bound + 1 - triggers));
+  }
+
+  private async countAfter(after: Position | undefined, filter: AllFilter, limit: number): Promise<number> {
+    let count = 0;
+    for await (const event of this.store.readAll({ ...(after ? { after } : {}), maxCount: limit, filter })) count += event ? 1 : 0;
+    return count;
   }
 
   /** Schedules work directly (without a trigger event), e.g. from a command handler. */
@@ -129,7 +159,6 @@ export class ProcessManagerRunner {
   private async followTriggers(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
     let inFlight: Promise<unknown>[] = [];
     let failure: { error: unknown } | undefined;
-    let checkpointed: Promise<void> = Promise.resolve();
     // Reported at once (readiness fails) even if no further trigger arrives to end the loop.
     const fail = (error: unknown): void => {
       if (failure !== undefined) return;
@@ -137,6 +166,7 @@ export class ProcessManagerRunner {
       this.loopFailure = error;
       this.options.logger?.error({ process_manager: this.manager.name, loop: 'triggers', err: error }, 'process manager loop stopped');
     };
+    const checkpoint = new TriggerCheckpoint(this.store.checkpoints, this.checkpointName, fail);
     try {
       for await (const event of subscription) {
         if (failure !== undefined) throw failure.error;
@@ -151,16 +181,11 @@ export class ProcessManagerRunner {
           await Promise.all(inFlight);
           inFlight = [];
         }
-        const position = event.position;
-        const before = inFlight.slice();
-        checkpointed = checkpointed.then(async () => {
-          await Promise.all(before);
-          await this.store.checkpoints.save(this.checkpointName, position);
-        });
-        checkpointed.catch(fail);
+        this.triggerPosition = event.position;
+        checkpoint.offer(event.position, inFlight.slice());
       }
     } finally {
-      await checkpointed.catch(() => undefined);
+      await checkpoint.settled();
     }
     if (failure !== undefined) throw failure.error;
   }
@@ -171,13 +196,20 @@ export class ProcessManagerRunner {
       if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
       else {
         this.open.set(event.streamName, state);
-        const due = dueTime(state);
+        const due = this.dueAt(state);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
         // Work that is due already starts now rather than at the next poll: each generation of a
         // cascade is a work item scheduled by the previous one, so the poll interval added up per generation.
         if (due <= this.clock().getTime()) this.runSoon();
       }
+      this.workPosition = event.position;
     }
+  }
+
+  /** Work claimed by an earlier start of this replica is due at once: that start is over (ADR 0058). */
+  private dueAt(state: WorkState): number {
+    if (state.status === 'claimed' && isEarlierIncarnation(state.replica, this.replicaId)) return Number.NEGATIVE_INFINITY;
+    return dueTime(state);
   }
 
   private runSoon(): void {
@@ -203,7 +235,7 @@ export class ProcessManagerRunner {
         break;
       }
       if (this.inFlight.has(stream)) continue;
-      const dueAt = dueTime(state);
+      const dueAt = this.dueAt(state);
       if (Number.isNaN(dueAt)) continue;
       if (dueAt > now.getTime()) {
         if (dueAt < nextDue) nextDue = dueAt;
@@ -244,10 +276,13 @@ export class ProcessManagerRunner {
     const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
     let failure: unknown;
     try {
-      await this.manager.perform(item, AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))));
+      await this.manager.perform(item, AbortSignal.any([AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))), this.stopSignal.signal]));
     } catch (error) {
       failure = error ?? new Error('work failed');
     }
+    // Stopped mid-attempt: not a failure of the work. The claim stays recorded and is taken again once its
+    // lease runs out.
+    if (this.stopSignal.signal.aborted) return;
     if (failure === undefined) {
       await this.record(stream, { type: 'CompleteWork', replica: this.replicaId, attempt: item.attempt });
       return;
@@ -274,12 +309,7 @@ export class ProcessManagerRunner {
   }
 
   private contextFor(trigger?: RecordedEvent): CommandContext {
-    return {
-      correlationId: typeof trigger?.metadata['correlation_id'] === 'string' ? trigger.metadata['correlation_id'] : randomBytes(16).toString('hex'),
-      causationId: trigger?.id ?? `pm:${this.manager.name}`,
-      actor: { id: `process-manager:${this.manager.name}`, role: 'system' },
-      now: this.clock(),
-    };
+    return processManagerContext(this.manager.name, this.clock(), trigger);
   }
 
   private async guard(loop: string, running: Promise<void>): Promise<void> {

@@ -25,6 +25,12 @@ export interface ProcessManager {
   /** Lower-case letters, digits and `_`; names the work category `pm_<name>`. */
   readonly name: string;
   readonly triggers: readonly string[];
+  /**
+   * The event types `plan` acts on, when it acts on a few types only: the runner then subscribes to just
+   * those (ADR 0055), so a category busy with other events (e.g. logged reads) costs it nothing.
+   * Undefined: every event of the trigger categories is handed to `plan`.
+   */
+  readonly triggerTypes?: readonly string[];
   /** Pure: the work one event calls for (often none). */
   plan(event: RecordedEvent): ScheduledWork[];
   /** Does the work. Must be idempotent: after a crash it may run again for the same key. Throw to retry. */
@@ -35,6 +41,12 @@ export interface ProcessManager {
 export interface ProcessManagerRunnerOptions {
   readonly clock?: () => Date;
   readonly random?: () => number;
+  /**
+   * Who this replica is, stable across its restarts (default: the host name — a pod's name in Kubernetes).
+   * Each start adds its own incarnation (`<replicaId>#<random>`), and a start takes back at once the work its
+   * earlier incarnation had claimed (it died holding the lease) instead of waiting for the lease to run out
+   * (ADR 0058). Replicas sharing one store must therefore have distinct ids.
+   */
   readonly replicaId?: string;
   /** How often due work is looked for (default 200 ms). */
   readonly pollMs?: number;

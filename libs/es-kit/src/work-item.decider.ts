@@ -15,6 +15,7 @@ export type WorkEvent =
   | DomainEvent<'WorkAbandoned', { attempt: number; error: string }>;
 
 export interface ScheduleWork { type: 'ScheduleWork'; key: string; dueAt: Date; payload: JsonObject; trigger: JsonObject | null }
+/** `replica` is `<replica id>#<incarnation>` (incarnationOf): a new incarnation of the holder may claim at once. */
 export interface ClaimWork { type: 'ClaimWork'; now: Date; replica: string; leaseMs: number }
 export interface FailWorkAttempt { type: 'FailWorkAttempt'; now: Date; replica: string; attempt: number; error: string; nextAttemptAt: Date; maxAttempts: number }
 export interface CompleteWork { type: 'CompleteWork'; replica: string; attempt: number }
@@ -41,7 +42,8 @@ export const workItemDecider: Decider<WorkCommand, WorkEvent, WorkState> = {
         return [{ type: 'WorkScheduled', data: { key: command.key, due_at: command.dueAt.toISOString(), payload: command.payload, trigger: command.trigger } }];
       case 'ClaimWork': {
         const claimable =
-          (state.status === 'pending' && state.dueAt <= command.now) || (state.status === 'claimed' && state.leaseUntil <= command.now);
+          (state.status === 'pending' && state.dueAt <= command.now) ||
+          (state.status === 'claimed' && (state.leaseUntil <= command.now || isEarlierIncarnation(state.replica, command.replica)));
         if (!claimable) throw new WorkNotClaimableError(`work is ${state.status}`);
         const leaseUntil = new Date(command.now.getTime() + command.leaseMs).toISOString();
         return [{ type: 'WorkClaimed', data: { attempt: state.attempts + 1, replica: command.replica, lease_until: leaseUntil } }];
@@ -74,6 +76,21 @@ export const workItemDecider: Decider<WorkCommand, WorkEvent, WorkState> = {
     }
   },
 };
+
+/** The claimant name of one start of a replica: `<replica id>#<incarnation>`. */
+export function incarnationOf(replicaId: string, incarnation: string): string {
+  return `${replicaId}#${incarnation}`;
+}
+
+/**
+ * The holder is another incarnation of the claimant's replica (same id before `#`, another start): that start
+ * is over — a replica runs one incarnation at a time — so its claim is dead even though its lease has not run
+ * out (ADR 0058). Claims without `#` (written before incarnations) are never taken this way.
+ */
+export function isEarlierIncarnation(holder: string, claimant: string): boolean {
+  const at = claimant.lastIndexOf('#');
+  return at > 0 && holder !== claimant && holder.lastIndexOf('#') === at && holder.slice(0, at) === claimant.slice(0, at);
+}
 
 function assertHeldBy(state: WorkState, replica: string, attempt: number): void {
   // A replica whose lease ran out may have been overtaken; its late result must not be recorded.

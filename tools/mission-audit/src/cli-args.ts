@@ -19,11 +19,13 @@ export interface CliArgs {
   readonly connectionString?: string;
   readonly jwks?: string;
   readonly json: boolean;
+  /** `verify` judges time-based rules (replay records expired by design) as of this instant; default now. */
+  readonly asOf?: Date;
 }
 
 export const USAGE = `usage: mission-audit <verify | timeline <mission_id | mission_s256> | export [--since POSITION]>
          --service issuer|person-server (--data-dir DIR | --connection-string esdb://…)
-         [--jwks FILE|URL] [--json]
+         [--jwks FILE|URL] [--json] [--as-of RFC3339 (verify: judge expired replay records as of then)]
   verify     hash chains, signed seals, projections and spec invariants; exit 0 clean, 1 findings, 2 cannot run
   timeline   the ordered history of one mission (issuer: with its descendants)
   export     every event as NDJSON with its global position, for a SIEM`;
@@ -41,6 +43,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         jwks: { type: 'string' },
         since: { type: 'string' },
         json: { type: 'boolean', default: false },
+        'as-of': { type: 'string' },
       },
     });
   } catch (error) {
@@ -52,6 +55,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (!values['data-dir'] === !values['connection-string']) throw new UsageError('give exactly one of --data-dir DIR and --connection-string esdb://…');
   if (values['connection-string'] !== undefined && !/^esdb(\+discover)?:\/\//.test(values['connection-string'])) throw new UsageError('--connection-string must start with esdb://');
   const command = commandOf(positionals, values.since);
+  const asOf = values['as-of'] === undefined ? undefined : new Date(values['as-of']);
+  if (asOf !== undefined && (Number.isNaN(asOf.getTime()) || command.name !== 'verify')) throw new UsageError('--as-of takes an RFC 3339 date-time and belongs to verify');
   return {
     command,
     service: service as ServiceName,
@@ -59,6 +64,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(values['connection-string'] ? { connectionString: values['connection-string'] } : {}),
     ...(values.jwks ? { jwks: values.jwks } : {}),
     json: values.json === true,
+    ...(asOf ? { asOf } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { genesisHash, PREV_HASH } from '@mission/es-kit';
-import type { EventStore } from '@mission/event-store';
+import { EmbeddedEventStore, type EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a tool (type:tool may use any project) drives the app's own test harness; apps export no packages
 import { obtainChildMission, obtainRootMission, postAs } from '../../../apps/issuer/src/testing/mission-flows.js';
@@ -73,6 +73,25 @@ describe('mission-audit verify on an issuer store (issue 14, DESIGN 4)', () => {
     expect(run.code).toBe(0);
     expect(run.json!.seals).toMatchObject({ unsealedEvents: 0, uncoveredEvents: 0 });
     expect(Number(run.json!.seals['seals'])).toBeGreaterThan(1);
+  });
+
+  it('ADR 0057: replay records swept after their window are expired by design, not tampering; swept too soon they are a finding', async () => {
+    const copy = copyDataDir(dataDir, 'swept');
+    copies.push(copy);
+    const store = await EmbeddedEventStore.open({ dataDir: copy });
+    const records: string[] = [];
+    for await (const event of store.readAll({ filter: { streamCategories: ['clientjti', 'dpopjti'] } })) records.push(event.streamName);
+    await store.expireStreams(records);
+    await store.close();
+    expect(records.length).toBeGreaterThan(0);
+
+    const later = await audit(['verify', '--service', 'issuer', '--data-dir', copy, '--json', '--as-of', new Date(Date.now() + 3_600_000).toISOString()]);
+    expect(later.json!.findings).toEqual([]);
+    expect(later.json!.seals).toMatchObject({ expiredRecords: records.length });
+    // Seconds after they were sealed, no sweep could have removed them: someone deleted replay records.
+    const now = await verify(copy);
+    expect(now.code).toBe(1);
+    expect(now.json!.findings).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'seal.missing_events', stream: records[0] })]));
   });
 
   it('spec mission-management 6 (log not rewritable): an edited event is found and named by stream and revision', async () => {

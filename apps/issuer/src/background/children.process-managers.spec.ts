@@ -413,6 +413,37 @@ describe('Child Missions background work on the embedded store (spec child-missi
       }
     });
 
+    it('spec 3.2, issue 15 "Also": a restarted issuer takes back the cascade its previous start had claimed, before that lease runs out (ADR 0058)', async () => {
+      const tree = await threeGenerations();
+      const real = missionCascadeManager(env.store, clock.now, { retry: FAST_RETRY });
+      let attemptStarted!: () => void;
+      const started = new Promise<void>((resolve) => (attemptStarted = resolve));
+      // The first start claims the root's cascade and is stopped in the middle of it: the claim stays, as after kill -9.
+      const dies: ProcessManager = {
+        ...real,
+        perform: async (_work, signal) => {
+          attemptStarted();
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          throw new Error('process gone');
+        },
+      };
+      const first = await startRunner(dies);
+      await missions.lifecycle(tree.root.id, 'revoke');
+      await started;
+      await stopRunner(first);
+      const held = await eventsOf(env.store, `pm_mission_cascade-${tree.root.id}`);
+      expect(held.map((event) => event.type)).toEqual(['WorkScheduled', 'WorkClaimed']);
+
+      await env.restart();
+      await startRunner(missionCascadeManager(env.store, clock.now, { retry: FAST_RETRY }));
+      await eventually(async () => (await Promise.all(tree.descendants.map((node) => cascadedEvents(env.store, node.id)))).every((events) => events.length === 1));
+      const [, firstClaim, retaken] = await eventsOf(env.store, `pm_mission_cascade-${tree.root.id}`);
+      expect(retaken!.type).toBe('WorkClaimed');
+      // Taken at the restart, not after the dead start's lease ran out (the lease is one minute).
+      const retakenAt = Date.parse(String(retaken!.data['lease_until'])) - 60_000;
+      expect(retakenAt).toBeLessThan(Date.parse(String(firstClaim!.data['lease_until'])));
+    });
+
     it('spec 3.2: a crash in the middle of a work item is retried and finishes exactly once', async () => {
       const root = await missions.root(entrySet({ max_children: 3, max_child_depth: 1 }));
       const children = [await missions.child(root, entrySet()), await missions.child(root, entrySet()), await missions.child(root, entrySet())];

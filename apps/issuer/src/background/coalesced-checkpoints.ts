@@ -81,6 +81,7 @@ export function withCheckpoints(store: EventStore, checkpoints: CheckpointStore)
     headPosition: (filter) => store.headPosition(filter),
     subscribeToAll: (options) => store.subscribeToAll(options),
     tombstoneStream: (streamName, options) => store.tombstoneStream(streamName, options),
+    expireStreams: (streamNames) => store.expireStreams(streamNames),
     ping: () => store.ping(),
     close: () => store.close(),
   };

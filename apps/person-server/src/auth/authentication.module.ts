@@ -13,13 +13,14 @@ import { RevokerGuard } from './revoker.guard.js';
 import { SignatureReplayCache } from './signature-replay-cache.js';
 import { SignedRequestGuard } from './signed-request.guard.js';
 import { StoredSignatureClaims } from './stored-signature-claims.js';
+import { SignatureClaimSweeping } from './signature-claim-sweeping.js';
 
 /**
  * Request authentication for every Person Server endpoint (spec 5, DESIGN 3.2): the agent providers' and
  * the resources' keys, the signature replay check (a per-replica cache in front of claims in the event
  * store, shared by all replicas), the {@link RequestAuthenticator} with its {@link SignedRequestGuard}, and
  * the revocation endpoint's {@link RevokerGuard} that also accepts resources (ADR 0016). The guards apply
- * the rate limits and write the security audit of the AbuseModule.
+ * the rate limits and write the security audit of the AbuseModule. Expired signature claims are swept (ADR 0057).
  */
 @Module({
   imports: [ClockModule, AbuseModule],
@@ -62,6 +63,7 @@ import { StoredSignatureClaims } from './stored-signature-claims.js';
     },
     SignedRequestGuard,
     RevokerGuard,
+    SignatureClaimSweeping,
   ],
   exports: [AgentProviderKeys, ResourceDirectory, SignatureReplayCache, StoredSignatureClaims, RequestAuthenticator, ResourceRequestAuthenticator, SignedRequestGuard, RevokerGuard],
 })

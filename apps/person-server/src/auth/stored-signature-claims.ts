@@ -1,4 +1,5 @@
-import { EventStoreUnavailableError, StreamDeletedError, streamName, WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
+import { EventStoreUnavailableError, StreamDeletedError, streamName, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@mission/event-store';
+import type { ExpiringRecords } from '@mission/es-kit';
 
 /** Stream category of signature claims: `pssig-<signature identity>` (one stream, one event per accepted signature). */
 export const SIGNATURE_CLAIM_CATEGORY = 'pssig';
@@ -22,7 +23,8 @@ export class SignatureClaimUnavailableError extends Error {
  *
  * The identity hashes the signature value (never stored itself); the signature base covers `created`, so an
  * identity can never become valid again once its window has closed, and a stream that exists always means a
- * replay. The event records when the window closes (`valid_until`), for operators pruning old claims.
+ * replay. The event records when the window closes (`valid_until`: the first instant `createdWithinWindow`
+ * refuses the signature on its own), from which on the claim may be swept (ADR 0057, {@link SIGNATURE_CLAIM_RECORDS}).
  */
 export class StoredSignatureClaims {
   constructor(private readonly store: EventStore) {}
@@ -43,3 +45,16 @@ export class StoredSignatureClaims {
     }
   }
 }
+
+/** The signature claims as the sweeper of expired records sees them (ADR 0057). */
+export const SIGNATURE_CLAIM_RECORDS: ExpiringRecords = {
+  name: 'ps_signature_claims',
+  categories: [SIGNATURE_CLAIM_CATEGORY],
+  eventTypes: [SIGNATURE_USED],
+  expiresAt(event: RecordedEvent): Date | undefined {
+    const text = event.data['valid_until'];
+    if (typeof text !== 'string') return undefined;
+    const at = new Date(text);
+    return Number.isNaN(at.getTime()) ? undefined : at;
+  },
+};

@@ -26,6 +26,8 @@ export function blobDeletionManager(store: EventStore): ProcessManager {
   return {
     name: 'ps_blob_deletion',
     triggers: [MISSION_STREAM_CATEGORY],
+    // Only the event plan acts on: the mission streams are mostly logged reads (spec 6), never read here (ADR 0055).
+    triggerTypes: ['MissionBlobDeleted'],
     plan: (event: RecordedEvent) => {
       if (event.type !== 'MissionBlobDeleted') return [];
       const data = event.data as unknown as MissionBlobDeletedData;

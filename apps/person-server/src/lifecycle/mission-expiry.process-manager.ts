@@ -33,6 +33,8 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, ledge
   return {
     name: 'ps_mission_expiry',
     triggers: [MISSION_STREAM_CATEGORY],
+    // Only the event plan acts on: the mission streams are mostly logged reads (spec 6), never read here (ADR 0055).
+    triggerTypes: ['MissionApproved'],
     plan: (event: RecordedEvent) => {
       if (event.type !== 'MissionApproved') return [];
       const data = event.data as unknown as MissionApprovedData;

@@ -23,6 +23,8 @@ export function tokenRevocationManager(revocations: TokenRevocations, settings: 
   return {
     name: TOKEN_REVOCATION_MANAGER,
     triggers: [MISSION_STREAM_CATEGORY],
+    // Only the event plan acts on: the mission streams are mostly logged reads (spec 6), never read here (ADR 0055).
+    triggerTypes: ['MissionTerminated'],
     retry: { maxAttempts: settings.max_attempts, initialDelayMs: settings.initial_delay_ms, maxDelayMs: settings.max_delay_ms, leaseMs: settings.lease_ms },
     plan(event) {
       if (event.type !== 'MissionTerminated') return [];

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore } from './embedded-event-store.js';
 import { describeEventStoreContract } from '../testing/contract/event-store.contract.js';
+import { describeEventTypeFilterContract } from '../testing/contract/event-type-filter.contract.js';
+import { describeExpireStreamsContract } from '../testing/contract/expire-streams.contract.js';
 
-describeEventStoreContract('embedded SQLite', () => {
+for (const describeContract of [describeEventStoreContract, describeEventTypeFilterContract, describeExpireStreamsContract]) describeContract('embedded SQLite', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'es-embedded-'));
   return {
     openFresh: () => EmbeddedEventStore.open({ dataDir, subscriptionPollMs: 200 }),

@@ -57,6 +57,32 @@ describe('embedded store start-up failures are clear, never silent', () => {
   });
 });
 
+describe('embedded store schema 1 → 2 (ADR 0055)', () => {
+  it('fills the type column of a schema-1 file at start, so type-filtered reads see its old events', async () => {
+    const dir = freshDir();
+    const fresh = await EmbeddedEventStore.open({ dataDir: dir });
+    await fresh.appendToStream('psmission-a', [{ type: 'MissionApproved', data: {} }, { type: 'MissionStatusRead', data: {} }]);
+    await fresh.close();
+    // Back to what a schema-1 build left on disk: no type column, no type index, version 1.
+    const db = new Database(join(dir, EMBEDDED_FILE_NAME));
+    db.exec("DROP INDEX events_by_type; ALTER TABLE events DROP COLUMN type; UPDATE store_meta SET value = '1' WHERE key = 'schema_version'");
+    db.close();
+
+    const store = await EmbeddedEventStore.open({ dataDir: dir });
+    try {
+      await store.appendToStream('psmission-a', [{ type: 'MissionTerminated', data: {} }]);
+      const lifecycle: string[] = [];
+      for await (const event of store.readAll({ filter: { eventTypes: ['MissionApproved', 'MissionTerminated'] } })) lifecycle.push(event.type);
+      expect(lifecycle).toEqual(['MissionApproved', 'MissionTerminated']);
+    } finally {
+      await store.close();
+    }
+    const reopened = new Database(join(dir, EMBEDDED_FILE_NAME), { readonly: true });
+    expect(reopened.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+    reopened.close();
+  });
+});
+
 describe('embedded store privacy', () => {
   it('removes a tombstoned stream’s content from the file’s readable events', async () => {
     const store = await EmbeddedEventStore.open({ dataDir: freshDir() });

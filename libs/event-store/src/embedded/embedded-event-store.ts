@@ -5,8 +5,9 @@ import type {
 } from '../port/event-store.js';
 import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
-import { categoryOf, isValidCategory } from '../port/stream-name.js';
-import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
+import { categoryOf } from '../port/stream-name.js';
+import { checkAllFilter, matchesNothing, type CheckedFilter } from '../port/all-filter.js';
+import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
@@ -64,6 +65,7 @@ export class EmbeddedEventStore implements EventStore {
   /** Rows written by the transaction in progress; they reach `recent` only once it committed. */
   private uncommitted: RecentRow[] = [];
   private uncommittedTombstones: string[] = [];
+  private uncommittedExpired: string[] = [];
   /** Writes are answered, and reads and subscribers see them, only once the WAL holding them is on disk. */
   private readonly walSync: WalSync;
 
@@ -83,23 +85,26 @@ export class EmbeddedEventStore implements EventStore {
     this.writes = new GroupCommitQueue(db, {
       afterCommit: () => {
         const rows = this.uncommitted;
-        const tombstones = this.uncommittedTombstones;
+        const removed = new Set([...this.uncommittedTombstones, ...this.uncommittedExpired]);
+        const tombstoned = this.uncommittedTombstones.length > 0;
         this.uncommitted = [];
         this.uncommittedTombstones = [];
+        this.uncommittedExpired = [];
         // Erasure (ADR 0019): the zeroed pages reach the main file and the WAL, which still holds the old page
         // images with the deleted bytes, is truncated to nothing (retried while an auditor's snapshot holds it).
-        if (tombstones.length > 0) this.erasure.request();
+        if (tombstoned) this.erasure.request();
         else this.erasure.retryIfPending();
         // Live subscribers get the rows once they are durable; commits become durable in commit order.
         return this.walSync.committed().then(() => {
           this.recent.addCommitted(rows);
-          for (const streamName of tombstones) this.recent.removeStream(streamName);
+          if (removed.size > 0) this.recent.removeStreams(removed);
           this.appended.notify();
         });
       },
       afterRollback: () => {
         this.uncommitted = [];
         this.uncommittedTombstones = [];
+        this.uncommittedExpired = [];
       },
     });
     this.checkpoints = {
@@ -187,11 +192,11 @@ export class EmbeddedEventStore implements EventStore {
       this.assertOpen();
       let remaining = readLimit(options.maxCount);
       let after = options.after?.commit ?? START.commit;
-      const categories = filterCategories(options.filter);
+      const filter = checkAllFilter(options.filter);
       return () => {
         if (remaining === 0) return undefined;
         const limit = Math.min(PAGE_SIZE, remaining);
-        const rows = this.readPage(after, categories, limit);
+        const rows = this.readPage(after, filter, limit);
         remaining = rows.length < limit ? 0 : remaining - rows.length;
         if (rows.length > 0) after = rows[rows.length - 1]![0];
         return rows;
@@ -202,26 +207,20 @@ export class EmbeddedEventStore implements EventStore {
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
     this.assertOpen();
     await this.durable();
-    const categories = filterCategories(filter);
     let head: bigint | null = null;
-    if (!categories) {
-      head = (this.statement('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
-    } else {
-      // One index probe per category (min/max optimization on events_by_category), not a scan of the category.
-      const perCategory = this.statement('SELECT max(position) AS position FROM events WHERE category = ?');
-      for (const category of new Set(categories)) {
-        const position = (perCategory.get(category) as { position: bigint | null }).position;
-        if (position !== null && (head === null || position > head)) head = position;
-      }
+    // One index probe per range (min/max optimization on events_by_category / events_by_type), not a scan.
+    for (const range of filterRanges(checkAllFilter(filter))) {
+      const position = (this.statement(`SELECT max(position) AS position FROM events ${range.index} WHERE ${range.where}`).get(...range.params) as { position: bigint | null }).position;
+      if (position !== null && (head === null || position > head)) head = position;
     }
     return head === null ? undefined : { commit: head, prepare: head };
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
     this.assertOpen();
-    const categories = filterCategories(options.filter);
+    const filter = checkAllFilter(options.filter);
     const wake = new AbortController();
-    const iterator = this.follow(options.after?.commit ?? START.commit, categories, wake.signal);
+    const iterator = this.follow(options.after?.commit ?? START.commit, filter, wake.signal);
     return {
       [Symbol.asyncIterator]: () => iterator,
       close: async () => {
@@ -236,10 +235,11 @@ export class EmbeddedEventStore implements EventStore {
    * back to SQLite pages when they are further behind. Either way the events are frozen, so a consumer
    * behaves the same whether it is catching up or live.
    */
-  private async *follow(after: bigint, categories: string[] | undefined, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
-    const categorySet = categories === undefined ? undefined : new Set(categories);
+  private async *follow(after: bigint, filter: CheckedFilter, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
+    const categorySet = filter.categories === undefined ? undefined : new Set(filter.categories);
+    const typeSet = filter.types === undefined ? undefined : new Set(filter.types);
     while (!closed.aborted && !this.closed) {
-      const recent = this.recent.page(after, categorySet, PAGE_SIZE);
+      const recent = this.recent.page(after, { categories: categorySet, types: typeSet }, PAGE_SIZE);
       let count: number;
       if (recent !== undefined) {
         count = recent.rows.length;
@@ -254,7 +254,7 @@ export class EmbeddedEventStore implements EventStore {
         if (recent.scannedTo > after) after = recent.scannedTo;
       } else {
         await this.durable();
-        const rows = this.readPage(after, categories, PAGE_SIZE);
+        const rows = this.readPage(after, filter, PAGE_SIZE);
         count = rows.length;
         for (const [index, [position, streamName, revision, record]] of rows.entries()) {
           if (closed.aborted) return;
@@ -282,6 +282,22 @@ export class EmbeddedEventStore implements EventStore {
     });
   }
 
+  async expireStreams(streamNames: readonly string[]): Promise<void> {
+    this.assertOpen();
+    assertExpirable(streamNames);
+    if (streamNames.length === 0) return;
+    await this.enqueueWrite(() => {
+      const events = this.statement('DELETE FROM events WHERE stream = ?');
+      const stream = this.statement('DELETE FROM streams WHERE name = ? AND tombstone = 0');
+      for (const name of new Set(streamNames)) {
+        // A tombstoned name stays refused for good: expiry never turns a tombstone back into a free name.
+        if (stream.run(name).changes === 0) continue;
+        events.run(name);
+        this.uncommittedExpired.push(name);
+      }
+    }, streamNames.length);
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
     if (this.walSync.failed) throw this.walSync.failed;
@@ -307,11 +323,13 @@ export class EmbeddedEventStore implements EventStore {
     return this.writes.enqueue(() => {
       const written = this.uncommitted.length;
       const tombstones = this.uncommittedTombstones.length;
+      const expired = this.uncommittedExpired.length;
       try {
         return write();
       } catch (error) {
         this.uncommitted.length = written;
         this.uncommittedTombstones.length = tombstones;
+        this.uncommittedExpired.length = expired;
         throw error;
       }
     }, rows);
@@ -319,7 +337,7 @@ export class EmbeddedEventStore implements EventStore {
 
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
     const current = this.checkedRevision(streamName, expected);
-    const insert = this.statement('INSERT INTO events (stream, category, revision, record) VALUES (?, ?, ?, ?)');
+    const insert = this.statement('INSERT INTO events (stream, category, type, revision, record) VALUES (?, ?, ?, ?, ?)');
     const category = categoryOf(streamName);
     const created = Date.now();
     let revision = current === 'no_stream' ? -1n : current;
@@ -328,8 +346,8 @@ export class EmbeddedEventStore implements EventStore {
       revision += 1n;
       // data and metadata are already serialized JSON text; splice them in rather than serializing again.
       const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
-      position = insert.run(streamName, category, revision, record).lastInsertRowid as bigint;
-      this.uncommitted.push({ position, streamName, category, revision, record });
+      position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
+      this.uncommitted.push({ position, streamName, category, type: event.type, revision, record });
     }
     this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
     return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };
@@ -354,20 +372,17 @@ export class EmbeddedEventStore implements EventStore {
     return row && { revision: row.revision, tombstone: row.tombstone === 1n };
   }
 
-  private readPage(after: bigint, categories: string[] | undefined, limit: number): EventRow[] {
-    if (!categories) {
-      return this.statement(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true).all(after, limit) as EventRow[];
-    }
-    // Per category a range of the (category, position) index, already in position order; several
-    // categories are merged by position. (`category IN (…) ORDER BY position` sorted every row of the
-    // categories after `after` for each page: quadratic when a subscriber was far behind.)
-    const distinct = [...new Set(categories)];
-    if (distinct.length === 0) return [];
-    const one = `SELECT ${COLUMNS} FROM events WHERE category = ? AND position > ? ORDER BY position LIMIT ?`;
-    if (distinct.length === 1) return this.statement(one).raw(true).all(distinct[0], after, limit) as EventRow[];
-    const merged = `SELECT ${COLUMNS} FROM (${distinct.map(() => `SELECT * FROM (${one})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
+  private readPage(after: bigint, filter: CheckedFilter, limit: number): EventRow[] {
+    // Per range (a category, a type, or a type within categories) a range of its index, already in position
+    // order; several ranges are merged by position. (`category IN (…) ORDER BY position` sorted every row of
+    // the categories after `after` for each page: quadratic when a subscriber was far behind.)
+    const ranges = filterRanges(filter);
+    if (ranges.length === 0) return [];
+    const one = (range: IndexRange) => `SELECT ${COLUMNS} FROM events ${range.index} WHERE ${range.where} AND position > ? ORDER BY position LIMIT ?`;
+    if (ranges.length === 1) return this.statement(one(ranges[0]!)).raw(true).all(...ranges[0]!.params, after, limit) as EventRow[];
+    const merged = `SELECT ${COLUMNS} FROM (${ranges.map((range) => `SELECT * FROM (${one(range)})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
     const params: unknown[] = [];
-    for (const category of distinct) params.push(category, after, limit);
+    for (const range of ranges) params.push(...range.params, after, limit);
     params.push(limit);
     return this.statement(merged).raw(true).all(...params) as EventRow[];
   }
@@ -408,10 +423,25 @@ function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boole
   return from;
 }
 
-function filterCategories(filter: AllFilter | undefined): string[] | undefined {
-  if (!filter?.streamCategories) return undefined;
-  for (const category of filter.streamCategories) {
-    if (!isValidCategory(category)) throw new InvalidEventError(`invalid stream category in filter: ${JSON.stringify(category)}`);
+interface IndexRange {
+  /** Pinned, so that the planner never walks a busy category's index to find a rare type. */
+  readonly index: string;
+  readonly where: string;
+  readonly params: readonly string[];
+}
+
+/**
+ * The index ranges a filter reads: the whole table, one per category (events_by_category), or one per
+ * type (events_by_type) — restricted to the categories when both are given. Types name one category's
+ * events in practice, so the category test rarely skips a row of the type's range.
+ */
+function filterRanges(filter: CheckedFilter): IndexRange[] {
+  if (matchesNothing(filter)) return [];
+  const { categories, types } = filter;
+  if (types !== undefined) {
+    const inCategories = categories === undefined ? '' : ` AND category IN (${categories.map(() => '?').join(', ')})`;
+    return types.map((type) => ({ index: 'INDEXED BY events_by_type', where: `type = ?${inCategories}`, params: [type, ...(categories ?? [])] }));
   }
-  return [...filter.streamCategories];
+  if (categories !== undefined) return categories.map((category) => ({ index: 'INDEXED BY events_by_category', where: 'category = ?', params: [category] }));
+  return [{ index: '', where: '1 = 1', params: [] }];
 }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreStartupError } from '../port/errors.js';
-import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { MIGRATE_1_TO_2_SQL, SCHEMA_SQL, SCHEMA_VERSION, TYPE_INDEX_SQL } from './schema.js';
 
 export const EMBEDDED_FILE_NAME = 'events.sqlite';
 /**
@@ -60,6 +60,7 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     db.pragma('secure_delete = ON');
     db.exec(SCHEMA_SQL);
     checkSchemaVersion(db, path);
+    db.exec(TYPE_INDEX_SQL);
     return { db, path, writerLock };
   } catch (error) {
     db?.close();
@@ -97,6 +98,13 @@ function checkSchemaVersion(db: Database.Database, path: string): void {
   const row = db.prepare('SELECT value FROM store_meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
   if (!row) {
     db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+    return;
+  }
+  if (row.value === '1') {
+    db.transaction(() => {
+      db.exec(MIGRATE_1_TO_2_SQL);
+      db.prepare('UPDATE store_meta SET value = ? WHERE key = ?').run(String(SCHEMA_VERSION), 'schema_version');
+    })();
     return;
   }
   if (row.value !== String(SCHEMA_VERSION)) {

@@ -8,54 +8,54 @@ import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-even
 
 function row(position: number, streamName = `cat-${position % 3}`): RecentRow {
   const category = streamName.split('-')[0]!;
-  return { position: BigInt(position), streamName, category, revision: 0n, record: JSON.stringify({ id: `id-${position}`, type: 'Happened', created: 0, metadata: {}, data: { n: position, nested: { list: [1] } } }) };
+  return { position: BigInt(position), streamName, category, type: 'Happened', revision: 0n, record: JSON.stringify({ id: `id-${position}`, type: 'Happened', created: 0, metadata: {}, data: { n: position, nested: { list: [1] } } }) };
 }
 
 describe('RecentEvents (the in-memory tail for live subscriptions)', () => {
   it('answers only for positions it covers: everything after the head at open, nothing older', () => {
     const recent = new RecentEvents(10n, 100);
-    expect(recent.page(5n, undefined, 10)).toBeUndefined();
-    expect(recent.page(10n, undefined, 10)).toEqual({ rows: [], scannedTo: 10n });
+    expect(recent.page(5n, {}, 10)).toBeUndefined();
+    expect(recent.page(10n, {}, 10)).toEqual({ rows: [], scannedTo: 10n });
     recent.addCommitted([row(11), row(12)]);
-    expect(recent.page(10n, undefined, 10)?.rows.map((r) => r.position)).toEqual([11n, 12n]);
-    expect(recent.page(11n, undefined, 10)?.rows.map((r) => r.position)).toEqual([12n]);
-    expect(recent.page(9n, undefined, 10)).toBeUndefined();
+    expect(recent.page(10n, {}, 10)?.rows.map((r) => r.position)).toEqual([11n, 12n]);
+    expect(recent.page(11n, {}, 10)?.rows.map((r) => r.position)).toEqual([12n]);
+    expect(recent.page(9n, {}, 10)).toBeUndefined();
   });
 
   it('filters by category and honours the page limit', () => {
     const recent = new RecentEvents(0n, 100);
     recent.addCommitted([1, 2, 3, 4, 5, 6].map((n) => row(n)));
-    expect(recent.page(0n, new Set(['cat']), 10)?.rows.length).toBe(6);
-    expect(recent.page(0n, new Set(['other']), 10)).toEqual({ rows: [], scannedTo: 6n });
-    expect(recent.page(0n, undefined, 4)?.rows.map((r) => r.position)).toEqual([1n, 2n, 3n, 4n]);
+    expect(recent.page(0n, { categories: new Set(['cat']) }, 10)?.rows.length).toBe(6);
+    expect(recent.page(0n, { categories: new Set(['other']) }, 10)).toEqual({ rows: [], scannedTo: 6n });
+    expect(recent.page(0n, {}, 4)?.rows.map((r) => r.position)).toEqual([1n, 2n, 3n, 4n]);
   });
 
   it('says how far a filtered page looked, so a subscriber of a quiet category does not rescan the same rows', () => {
     const recent = new RecentEvents(0n, 100);
     recent.addCommitted([row(1, 'par-1'), row(2, 'mission-1'), row(3, 'par-2'), row(4, 'par-3')]);
-    const first = recent.page(0n, new Set(['mission']), 10);
+    const first = recent.page(0n, { categories: new Set(['mission']) }, 10);
     expect(first?.rows.map((r) => r.position)).toEqual([2n]);
     expect(first?.scannedTo).toBe(4n);
     // Limited: the scan stops at the last row it returned.
-    expect(recent.page(0n, new Set(['par']), 1)).toEqual({ rows: [row(1, 'par-1')], scannedTo: 1n });
+    expect(recent.page(0n, { categories: new Set(['par']) }, 1)).toEqual({ rows: [row(1, 'par-1')], scannedTo: 1n });
   });
 
   it('evicts from the front and then no longer answers for the evicted positions', () => {
     const recent = new RecentEvents(0n, 3);
     recent.addCommitted([1, 2, 3, 4, 5].map((n) => row(n)));
-    expect(recent.page(0n, undefined, 10)).toBeUndefined();
-    expect(recent.page(1n, undefined, 10)).toBeUndefined();
-    expect(recent.page(2n, undefined, 10)?.rows.map((r) => r.position)).toEqual([3n, 4n, 5n]);
+    expect(recent.page(0n, {}, 10)).toBeUndefined();
+    expect(recent.page(1n, {}, 10)).toBeUndefined();
+    expect(recent.page(2n, {}, 10)?.rows.map((r) => r.position)).toEqual([3n, 4n, 5n]);
     recent.addCommitted([6, 7, 8, 9].map((n) => row(n)));
-    expect(recent.page(5n, undefined, 10)).toBeUndefined();
-    expect(recent.page(6n, undefined, 10)?.rows.map((r) => r.position)).toEqual([7n, 8n, 9n]);
+    expect(recent.page(5n, {}, 10)).toBeUndefined();
+    expect(recent.page(6n, {}, 10)?.rows.map((r) => r.position)).toEqual([7n, 8n, 9n]);
   });
 
   it('drops a tombstoned stream’s rows', () => {
     const recent = new RecentEvents(0n, 10);
     recent.addCommitted([row(1, 'a-1'), row(2, 'a-2'), row(3, 'a-1')]);
-    recent.removeStream('a-1');
-    expect(recent.page(0n, undefined, 10)?.rows.map((r) => r.streamName)).toEqual(['a-2']);
+    recent.removeStreams(new Set(['a-1']));
+    expect(recent.page(0n, {}, 10)?.rows.map((r) => r.streamName)).toEqual(['a-2']);
   });
 
   it('decodes a row once and shares it deep-frozen', () => {

@@ -1,11 +1,12 @@
 /**
  * Schema of the embedded store. `position` is the global order: AUTOINCREMENT keeps it strictly
  * increasing even after tombstoned rows are removed, and one writer per file makes it commit order.
- * `category` is stored so that category-filtered reads use an index instead of a LIKE scan.
+ * `category` is stored so that category-filtered reads use an index instead of a LIKE scan; `type` (schema 2,
+ * ADR 0055) likewise for type-filtered reads, so a consumer of a few event types never reads the others.
  * `record` is one JSON envelope `{id, type, created, metadata, data}`: reading one text column and
  * parsing it once is about twice as fast as five columns (measured with tools/bench/event-store).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS store_meta (
@@ -22,7 +23,8 @@ CREATE TABLE IF NOT EXISTS events (
   stream   TEXT NOT NULL,
   category TEXT NOT NULL,
   revision INTEGER NOT NULL,
-  record   TEXT NOT NULL
+  record   TEXT NOT NULL,
+  type     TEXT NOT NULL DEFAULT ''
 ) STRICT;
 CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
 CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
@@ -31,4 +33,16 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   position   TEXT NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
+`;
+
+/** Created after any migration, once the `type` column exists. */
+export const TYPE_INDEX_SQL = 'CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);';
+
+/**
+ * Schema 1 → 2: the `type` column, filled from each row's envelope (one pass, at the first start of a
+ * build that reads schema 2, inside one transaction so a crash leaves schema 1 intact).
+ */
+export const MIGRATE_1_TO_2_SQL = `
+ALTER TABLE events ADD COLUMN type TEXT NOT NULL DEFAULT '';
+UPDATE events SET type = json_extract(record, '$.type');
 `;

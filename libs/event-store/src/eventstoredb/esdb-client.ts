@@ -30,5 +30,6 @@ export const {
 
 /** Spelled out: its inferred type names option interfaces the client does not export. */
 export const streamNameFilter: typeof esdb.streamNameFilter = esdb.streamNameFilter;
+export const eventTypeFilter: typeof esdb.eventTypeFilter = esdb.eventTypeFilter;
 
 export type EsdbClient = InstanceType<typeof EventStoreDBClient>;

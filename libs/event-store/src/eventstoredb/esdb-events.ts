@@ -1,10 +1,11 @@
 import type { AppendToStreamOptions, EventData as ClientEventData, Filter, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import type { AllFilter, ExpectedRevision, JsonObject, RecordedEvent } from '../port/event-store.js';
-import { EventStoreError, InvalidEventError } from '../port/errors.js';
+import { EventStoreError } from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
-import { categoryOf, isValidCategory } from '../port/stream-name.js';
+import { categoryOf } from '../port/stream-name.js';
+import { checkAllFilter, matchesNothing } from '../port/all-filter.js';
 import type { SerializedEvent } from '../port/validate-events.js';
-import { streamNameFilter } from './esdb-client.js';
+import { eventTypeFilter, streamNameFilter } from './esdb-client.js';
 
 const utf8 = new TextEncoder();
 
@@ -71,47 +72,41 @@ function isJsonObject(value: unknown): value is JsonObject {
  */
 export class AllEventsView {
   readonly categories: readonly string[] | undefined;
+  readonly types: readonly string[] | undefined;
 
   constructor(
     filter: AllFilter | undefined,
     private readonly checkpointCategory: string,
   ) {
-    this.categories = validCategories(filter);
+    ({ categories: this.categories, types: this.types } = checkAllFilter(filter));
   }
 
-  /** Nothing can ever match: an explicitly empty category list. */
+  /** Nothing can ever match: an explicitly empty category or type list. */
   get matchesNothing(): boolean {
-    return this.categories !== undefined && this.categories.length === 0;
+    return matchesNothing(this);
   }
 
   shows(event: { streamId: string; type: string }): boolean {
     if (event.streamId.startsWith('$') || event.type.startsWith('$')) return false;
     const category = categoryOf(event.streamId);
     if (category === this.checkpointCategory) return false;
+    if (this.types !== undefined && !this.types.includes(event.type)) return false;
     return this.categories === undefined || this.categories.includes(category);
   }
 
   /**
-   * The same rule for the server, so that it does not ship what we would drop. Category prefixes go
-   * without the `-` so that a dash-less stream name (its own category) matches as in the embedded
-   * store; `shows` then cuts the prefix matches down to exact categories.
+   * The same rule for the server, so that it does not ship what we would drop. The server filters on
+   * stream names or on event types, not both: types, when given, are the narrower one (a few event
+   * types out of a busy category, ADR 0055), matched exactly by an anchored regex (types are
+   * `[A-Za-z0-9]` only, so nothing needs escaping); `shows` then applies the categories. Category
+   * prefixes go without the `-` so that a dash-less stream name (its own category) matches as in the
+   * embedded store; `shows` then cuts the prefix matches down to exact categories.
    */
   serverFilter(): Filter {
+    if (this.types) return eventTypeFilter({ regex: `^(?:${this.types.join('|')})$` });
     if (this.categories) return streamNameFilter({ prefixes: [...this.categories] });
     return streamNameFilter({ regex: `^(?!\\$|${this.checkpointCategory}(?:-|$))` });
   }
-}
-
-function validCategories(filter: AllFilter | undefined): readonly string[] | undefined {
-  const categories = filter?.streamCategories;
-  if (categories === undefined) return undefined;
-  if (!Array.isArray(categories)) throw new InvalidEventError('filter.streamCategories must be an array of categories');
-  for (const category of categories) {
-    if (typeof category !== 'string' || !isValidCategory(category)) {
-      throw new InvalidEventError(`invalid stream category in filter: ${JSON.stringify(category)}`);
-    }
-  }
-  return [...categories];
 }
 
 export function isAfter(position: Position, after: Position | undefined): boolean {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { EmbeddedEventStore } from '../embedded/embedded-event-store.js';
 import type { EventStore } from '../port/event-store.js';
 import { describeEventStoreContract, type EventStoreHarness } from '../testing/contract/event-store.contract.js';
+import { describeEventTypeFilterContract } from '../testing/contract/event-type-filter.contract.js';
+import { describeExpireStreamsContract } from '../testing/contract/expire-streams.contract.js';
 import { startEventStoreDbStandIn, type EventStoreDbStandIn } from '../testing/esdb-grpc-stand-in.js';
 import { EventStoreDbEventStore } from './eventstoredb-event-store.js';
 import { RecordingLogger } from '../testing/esdb-recording-logger.js';
@@ -34,11 +36,13 @@ function standInHarness(options: { batchAppend: boolean }): EventStoreHarness {
 
 describeEventStoreContract('EventStoreDB adapter via the gRPC stand-in (unary Append)', () => standInHarness({ batchAppend: false }));
 describeEventStoreContract('EventStoreDB adapter via the gRPC stand-in (BatchAppend)', () => standInHarness({ batchAppend: true }));
+describeEventTypeFilterContract('EventStoreDB adapter via the gRPC stand-in', () => standInHarness({ batchAppend: true }));
+describeExpireStreamsContract('EventStoreDB adapter via the gRPC stand-in', () => standInHarness({ batchAppend: true }));
 
 const realServer = process.env['EVENTSTORE_CONNECTION_STRING'];
-const describeRealServer = realServer ? describeEventStoreContract : (name: string) => describe.skip(name, () => it('needs a server', () => undefined));
+const skipped = (name: string) => describe.skip(name, () => it('needs a server', () => undefined));
 
-describeRealServer(
+for (const describeRealServer of realServer ? [describeEventStoreContract, describeEventTypeFilterContract, describeExpireStreamsContract] : [skipped]) describeRealServer(
   realServer ? 'EventStoreDB adapter against a real server (EVENTSTORE_CONNECTION_STRING)' : 'EventStoreDB adapter against a real server — skipped: set EVENTSTORE_CONNECTION_STRING',
   () => ({
     openFresh: () => EventStoreDbEventStore.connect({ connectionString: realServer!, logger: new RecordingLogger() }),

@@ -8,7 +8,8 @@ import {
 } from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
 import { isValidCategory } from '../port/stream-name.js';
-import { assertExpectedRevision, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
+import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
+import { softDeleteStreams } from './esdb-expire.js';
 import { ResubscribingAllSubscription } from './esdb-all-subscription.js';
 import { EventStoreDbCheckpointStore } from './esdb-checkpoints.js';
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, type EsdbClient } from './esdb-client.js';
@@ -210,6 +211,12 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       throw toPortError(error, { operation: 'tombstone', streamName, expected });
     }
+  }
+
+  async expireStreams(streamNames: readonly string[]): Promise<void> {
+    this.assertOpen();
+    assertExpirable(streamNames);
+    await softDeleteStreams(this.client, streamNames);
   }
 
   async ping(): Promise<void> {

@@ -70,6 +70,13 @@ export interface ReadStreamOptions {
 export interface AllFilter {
   /** Only streams named `<category>-…` for one of these categories. */
   readonly streamCategories?: readonly string[];
+  /**
+   * Only events whose type is one of these (exact match); combined with `streamCategories` by AND.
+   * A consumer that acts on a few event types of a busy category (a process manager waiting for
+   * `MissionTerminated` among thousands of logged reads) is then never handed the rest: the embedded
+   * store reads an index on (type, position), EventStoreDB filters on the server (ADR 0055).
+   */
+  readonly eventTypes?: readonly string[];
 }
 
 export interface ReadAllOptions {
@@ -131,6 +138,14 @@ export interface EventStore {
 
   /** Hard delete: the stream's events become unreadable and the name can never be written again. */
   tombstoneStream(streamName: string, options?: AppendOptions): Promise<void>;
+
+  /**
+   * Removes streams and their events (at most MAX_STREAMS_PER_APPEND names per call; absent or tombstoned ones
+   * are skipped). Unlike `tombstoneStream` a name may be written again afterwards, so use it only for records
+   * whose protection has ended by time — replay records past their acceptance window (ADR 0057). Embedded: the
+   * rows are deleted; EventStoreDB: a soft delete (the events go at the next scavenge).
+   */
+  expireStreams(streamNames: readonly string[]): Promise<void>;
 
   /** Resolves when the store answers; throws EventStoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -12,6 +12,10 @@ import { isValidStreamName } from './stream-name.js';
 export const MAX_APPEND_BYTES = 1_000_000;
 export const MAX_EVENTS_PER_APPEND = 10_000;
 const EVENT_TYPE = /^[A-Z][A-Za-z0-9]{0,127}$/;
+
+export function isValidEventType(type: unknown): type is string {
+  return typeof type === 'string' && EVENT_TYPE.test(type);
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_DEPTH = 64;
 
@@ -117,4 +121,11 @@ export function serializeStreamAppends(appends: readonly StreamAppend[]): Serial
     assertExpectedRevision(expected);
     return { streamName: append.streamName, events, expected };
   });
+}
+
+/** The names of one `expireStreams` call: valid stream names, at most MAX_STREAMS_PER_APPEND. */
+export function assertExpirable(streamNames: readonly string[]): void {
+  if (!Array.isArray(streamNames)) throw new InvalidEventError('expireStreams takes an array of stream names');
+  if (streamNames.length > MAX_STREAMS_PER_APPEND) throw new InvalidEventError(`at most ${MAX_STREAMS_PER_APPEND} streams per expireStreams call, got ${streamNames.length}`);
+  for (const name of streamNames) assertStreamName(name);
 }

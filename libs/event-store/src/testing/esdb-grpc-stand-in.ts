@@ -14,7 +14,7 @@
  *    do) — honouring the expected revision exactly as the server does;
  *  - `Read`: stream reads, `$all` reads, catch-up subscriptions to `$all` with server-side filters;
  *  - `Tombstone`.
- * `Delete` (soft delete) is left unimplemented: the port has no soft delete.
+ *  - `Delete` (soft delete, the port's `expireStreams`): the stream is removed from the backing store.
  *
  * Storage is a real `EventStore` passed in (the embedded SQLite adapter in the specs), viewed
  * through StandInLog, which adds system streams and rewrites positions far above 2^53.
@@ -37,7 +37,7 @@ import type { Position } from '../port/position.js';
 import { StandInLog, toWirePosition } from './esdb-stand-in-log.js';
 import { grpcError } from './esdb-stand-in-messages.js';
 import { handleRead, type ReadRequestRecord } from './esdb-stand-in-read.js';
-import { handleAppend, handleBatchAppend, handleTombstone, type WriteRequestRecord } from './esdb-stand-in-write.js';
+import { handleAppend, handleBatchAppend, handleDelete, handleTombstone, type WriteRequestRecord } from './esdb-stand-in-write.js';
 
 export type StandInRequest = ReadRequestRecord | WriteRequestRecord;
 
@@ -81,6 +81,7 @@ export async function startEventStoreDbStandIn(backing: EventStore, options: Eve
     read: (call: ServerWritableStream<streams.ReadReq, streams.ReadResp>) => handleRead(readContext, call),
     append: handleAppend.bind(undefined, { log, record }),
     tombstone: handleTombstone.bind(undefined, { log, record }),
+    delete: handleDelete.bind(undefined, { log, record }),
     ...(options.batchAppend && { batchAppend: handleBatchAppend.bind(undefined, { log, record }) }),
   });
   if (options.batchAppend) {

@@ -120,6 +120,12 @@ export class StandInLog {
     return { revision: BigInt(stream.events.length - 1), position };
   }
 
+  /** A soft delete of a user stream (system streams are never deleted this way here). */
+  async expire(streamName: string): Promise<void> {
+    if (this.isSystemStream(streamName)) throw new Error('stand-in: soft delete of a system stream is not modelled');
+    await this.backing.expireStreams([streamName]);
+  }
+
   async tombstone(streamName: string, expected: ExpectedRevision): Promise<void> {
     if (!this.isSystemStream(streamName)) {
       await this.backing.tombstoneStream(streamName, { expectedRevision: expected });

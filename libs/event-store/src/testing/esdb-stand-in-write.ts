@@ -18,7 +18,7 @@ import {
 } from './esdb-stand-in-messages.js';
 
 export interface WriteRequestRecord {
-  readonly method: 'append' | 'batchAppend' | 'tombstone';
+  readonly method: 'append' | 'batchAppend' | 'tombstone' | 'delete';
   readonly streamName: string;
   /** Exactly what arrived in the options message's expected-revision oneof. */
   readonly expectedRevision: ExpectedRevision;
@@ -191,6 +191,30 @@ function rpcStatus(
   const any = new anyPb.Any();
   any.pack(details, typeName);
   return new statusPb.Status().setCode(code as number).setMessage(message).setDetails(any);
+}
+
+/**
+ * Soft delete, as the adapter's `expireStreams` uses it: the stand-in removes the stream from the backing
+ * store (`expireStreams` there), so the name may be written again, as after a real server's soft delete.
+ */
+export function handleDelete(
+  context: WriteContext,
+  call: ServerUnaryCall<streams.DeleteReq, streams.DeleteResp>,
+  callback: sendUnaryData<streams.DeleteResp>,
+): void {
+  const run = async (): Promise<streams.DeleteResp> => {
+    const options = call.request.getOptions();
+    if (!options) throw grpcError(status.INVALID_ARGUMENT, 'delete without options');
+    const streamName = streamNameOf(options.getStreamIdentifier());
+    const expected = expectedRevisionOf(revisionOptions(options));
+    context.record({ method: 'delete', streamName, expectedRevision: expected, eventCount: 0 });
+    await context.log.expire(streamName);
+    return new streamsPb.DeleteResp().setNoPosition(new sharedPb.Empty());
+  };
+  run().then(
+    (response) => callback(null, response),
+    (error: unknown) => callback(toServiceError(error)),
+  );
 }
 
 export function handleTombstone(

@@ -280,7 +280,7 @@ describe('authenticateClient (private_key_jwt)', () => {
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
         type: 'ClientAssertionUsed',
-        data: { scope: 'agent-es', jti: 'jti-1', client_id: 'agent-es', expires_at: new Date((clock.seconds + 60) * 1000).toISOString() },
+        data: { scope: 'agent-es', jti: 'jti-1', client_id: 'agent-es', expires_at: new Date((clock.seconds + 60 + 30) * 1000).toISOString() },
         metadata: { occurred_at: clock.now().toISOString(), actor: { id: 'agent-es', role: 'client' } },
       });
       await expect(storeHandle.store.appendToStream(events[0]!.streamName, [{ type: 'ClientAssertionUsed', data: {} }], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);

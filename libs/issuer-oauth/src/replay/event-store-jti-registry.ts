@@ -5,6 +5,8 @@ import type { JtiRegistry, SingleUse, SingleUseKind } from './jti-registry.js';
 
 const CATEGORY: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'clientjti', dpop_proof: 'dpopjti' };
 const EVENT_TYPE: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'ClientAssertionUsed', dpop_proof: 'DpopProofUsed' };
+export const JTI_CATEGORIES: readonly string[] = Object.values(CATEGORY);
+export const JTI_EVENT_TYPES: readonly string[] = Object.values(EVENT_TYPE);
 /** Who used the token, in the event metadata (DESIGN 1 `actor`): the client, or the holder of a DPoP key. */
 const ACTOR_ROLE: Readonly<Record<SingleUseKind, string>> = { client_assertion: 'client', dpop_proof: 'dpop_key' };
 
@@ -18,7 +20,8 @@ export function jtiStreamName(kind: SingleUseKind, scope: string, jti: string): 
  * (scope, jti) with expected revision `no_stream`; any later use loses that append
  * (`WrongExpectedRevisionError`) and is a replay. Correct across replicas sharing one EventStoreDB
  * cluster and across restarts, because the store decides (DESIGN 1: consistency from optimistic
- * concurrency on streams). A tombstoned stream (a later clean-up of expired uses) also counts as used.
+ * concurrency on streams). A tombstoned stream also counts as used. A record is swept (ADR 0057) only after
+ * its `expires_at`, once the token is refused on its own time claims, so a replay never finds it gone earlier.
  */
 export class EventStoreJtiRegistry implements JtiRegistry {
   constructor(

@@ -8,7 +8,10 @@ export interface SingleUse {
   /** Whose `jti` namespace: the client_id for assertions, the key thumbprint for DPoP proofs. */
   readonly scope: string;
   readonly jti: string;
-  /** After this instant the token is refused on its own time claims, so remembering it longer is optional. */
+  /**
+   * From this instant on the token is refused on its own time claims (exp, iat window, clock tolerance
+   * included), so the record may be swept after it (ADR 0057); before it, forgetting the use re-opens a replay.
+   */
   readonly expiresAt: Date;
   /** Audit data stored with the use (store-backed registry only). */
   readonly data?: JsonObject;

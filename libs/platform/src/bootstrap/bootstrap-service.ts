@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DestinationStream, Logger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
 import { readServiceSettings, type ServiceSettings } from '../config/service-settings.js';
@@ -10,6 +10,7 @@ import { ReadinessRegistry } from '../health/readiness.js';
 import { installBodyParsers } from '../http/body-parsers.js';
 import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
+import { LimitedExpressAdapter } from '../http/http-server-limits.js';
 import { loadSigningKeys } from '../keys/load-signing-keys.js';
 import { startManagementServer, type ManagementServer } from '../management/management-server.js';
 import { createLogger } from '../logging/create-logger.js';
@@ -72,7 +73,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
       module: class ServiceRootModule {},
       imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys, ...(appendObserver ? { appendObserver } : {}) }), EventStoreModule, definition.module],
     },
-    new ExpressAdapter(),
+    new LimitedExpressAdapter(settings.http),
     {
       logger: new NestPinoLogger(logger),
       // Raw bytes stay on req.rawBody for content digests and strict JSON parsing; parsers are installed below with limits.

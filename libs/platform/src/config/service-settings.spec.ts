@@ -112,4 +112,12 @@ describe('readServiceSettings', () => {
     const { warnings } = read({ BASE_URL: 'http://issuer.example' });
     expect(warnings).toEqual([expect.stringContaining('plain http on a non-loopback host')]);
   });
+
+  it('issue 15 item 7: bounds slow clients by default and reads the HTTP limits (ADR 0056)', () => {
+    expect(read({}).settings.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerSource: 100 });
+    const env = { HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000', HTTP_MAX_CONNECTIONS_PER_SOURCE: '0' };
+    expect(read(env).settings.http).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnectionsPerSource: 0 });
+    expect(messageOf({ HTTP_HEADERS_TIMEOUT_MS: '50' })).toMatch(/HTTP_HEADERS_TIMEOUT_MS must be an integer 100\.\.600000/);
+    expect(messageOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toMatch(/must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+  });
 });

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, describeValue } from './config-error.js';
+import type { HttpServerLimits } from '../http/http-server-limits.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -45,6 +46,8 @@ export interface ServiceSettings {
   readonly sealEveryEvents: number;
   /** … or this long after an unsealed event was written. */
   readonly sealIntervalMs: number;
+  /** Slow-client limits of the HTTP server (ADR 0056). */
+  readonly http: HttpServerLimits;
 }
 
 export interface ReadSettingsResult {
@@ -57,6 +60,13 @@ export const DEFAULT_REQUEST_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
 export const DEFAULT_SEAL_EVERY_EVENTS = 1000;
 export const DEFAULT_SEAL_INTERVAL_SECONDS = 5;
+/**
+ * Slow-client defaults (ADR 0056): a legitimate OAuth client sends a request of a few kB at once, so 10 s for
+ * the head and 30 s for the whole request (bodies are at most 64 kB) cut only stalled or drip-fed requests;
+ * 5 s keep-alive matches Node's; 100 connections per address is far above one client's need and still caps
+ * what one address can hold (set 0 behind a proxy or load balancer, which all traffic comes from).
+ */
+export const DEFAULT_HTTP_LIMITS: HttpServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerSource: 100 };
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export function readServiceSettings(
@@ -124,9 +134,25 @@ export function readServiceSettings(
       ),
     sealEveryEvents: integerVariable('SEAL_EVERY_EVENTS', value('SEAL_EVERY_EVENTS'), DEFAULT_SEAL_EVERY_EVENTS, 1, 2000),
     sealIntervalMs: 1000 * integerVariable('SEAL_INTERVAL_SECONDS', value('SEAL_INTERVAL_SECONDS'), DEFAULT_SEAL_INTERVAL_SECONDS, 1, 3600),
+    http: httpLimits(value),
   };
   if (!isAbsolute(settings.dataDir)) throw new ConfigError(`DATA_DIR could not be resolved to an absolute path`);
   return { settings, warnings };
+}
+
+function httpLimits(value: (name: string) => string | undefined): HttpServerLimits {
+  const headersTimeoutMs = integerVariable('HTTP_HEADERS_TIMEOUT_MS', value('HTTP_HEADERS_TIMEOUT_MS'), DEFAULT_HTTP_LIMITS.headersTimeoutMs, 100, 600_000);
+  const requestTimeoutMs = integerVariable('HTTP_REQUEST_TIMEOUT_MS', value('HTTP_REQUEST_TIMEOUT_MS'), DEFAULT_HTTP_LIMITS.requestTimeoutMs, 100, 600_000);
+  // Node refuses a head timeout above the whole request's (the request timeout would cut first anyway).
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integerVariable('HTTP_KEEP_ALIVE_TIMEOUT_MS', value('HTTP_KEEP_ALIVE_TIMEOUT_MS'), DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, 100, 600_000),
+    maxConnectionsPerSource: integerVariable(
+      'HTTP_MAX_CONNECTIONS_PER_SOURCE', value('HTTP_MAX_CONNECTIONS_PER_SOURCE'), DEFAULT_HTTP_LIMITS.maxConnectionsPerSource, 0, 1_000_000, ' (0 = no cap)',
+    ),
+  };
 }
 
 function integerVariable(name: string, raw: string | undefined, fallback: number, min: number, max: number, hint = ''): number {

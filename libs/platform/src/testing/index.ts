@@ -4,3 +4,4 @@ export { describeServiceShellContract, type ServiceShellContractOptions } from '
 export { metricSample } from './metric-sample.js';
 export { describeOpenApiContract, routerRoutes, type OpenApiContractOptions } from './openapi.contract.js';
 export { CHROMIUM_PATH, launchChromium, routedContext, screenshot, SCREENSHOT_DIR, watchIncidents, type PageIncidents } from './browser.js';
+export { describeSlowClientContract, type SlowClientContractOptions } from './slow-clients.contract.js';

@@ -8,6 +8,7 @@ export function printVerify(report: VerifyReport, keysFrom: string | undefined, 
   write(`  seals: ${seals.seals} valid${keysFrom ? `, checked with ${keysFrom}` : ' (no keys: seals not checked)'}`);
   write(`    sealed: ${seals.sealedEvents} events; unsealed (${seals.unsealedEvents} events) after the last seal${seals.uncoveredEvents > 0 ? `; ${seals.uncoveredEvents} events covered by no valid seal` : ''}`);
   if (seals.erasedStreams > 0) write(`    erased by design (tombstoned): ${seals.erasedStreams} stream(s)`);
+  if (seals.expiredRecords > 0) write(`    replay records expired by design (ADR 0057): ${seals.expiredRecords}`);
   if (seals.lastSeal) write(`    last seal: #${seals.lastSeal.seq} through ${seals.lastSeal.through} at ${seals.lastSeal.sealed_at} (record it elsewhere: a removed tail seal is invisible otherwise)`);
   if (report.clean) {
     write('  result: clean');

@@ -19,6 +19,8 @@ const TOKEN_ISSUING = new Set(['AuthorizationCodeRedeemed', 'ChildGrantRedeemed'
 export class IssuerChecks implements ServiceChecks {
   readonly chainedCategories = new Set(['mission']);
   readonly erasableCategories = new Set<string>();
+  /** The jti replay records (`@mission/issuer-oauth` JTI_CATEGORIES). */
+  readonly expiringCategories = new Set(['clientjti', 'dpopjti']);
   readonly missions = new Map<string, MissionState>();
   private readonly grantMissions = new Map<string, string>();
 

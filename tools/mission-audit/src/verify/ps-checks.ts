@@ -19,6 +19,8 @@ const LOG_MEMBERS = ['approver', 'mission_s256', 'sequence', 'occurred_at', 'act
 export class PersonServerChecks implements ServiceChecks {
   readonly chainedCategories = new Set([MISSION_STREAM_CATEGORY, TOKENS_STREAM_CATEGORY]);
   readonly erasableCategories = new Set([BLOB_STREAM_CATEGORY, PROPOSAL_BODY_STREAM_CATEGORY]);
+  /** The signature claims (apps/person-server `SIGNATURE_CLAIM_CATEGORY`). */
+  readonly expiringCategories = new Set(['pssig']);
   readonly missions = new Map<string, MissionState>();
   readonly tokens = new Map<string, TrackedTokensState>();
   private readonly terminated = new Map<string, number>();

@@ -26,13 +26,13 @@ export interface VerifyReport {
  * One pass over the global order: every event's hash is computed once and feeds the stream's chain, the
  * seal being replayed and the service's projections and invariants.
  */
-export async function runVerify(source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined): Promise<VerifyReport> {
+export async function runVerify(source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined, asOf: Date = new Date()): Promise<VerifyReport> {
   const findings = new Findings();
   const checks = service === 'issuer' ? new IssuerChecks(findings) : new PersonServerChecks(findings);
   if (!jwks) await refuseSealsWithoutKeys(source, service);
   const seals = jwks ? await loadSeals(source, service, jwks, findings) : [];
   const chain = new ChainCheck(findings, checks.chainedCategories);
-  const sealCheck = new SealCheck(seals, findings, checks.erasableCategories);
+  const sealCheck = new SealCheck(seals, findings, checks.erasableCategories, { categories: checks.expiringCategories, asOf });
   let events = 0;
   for await (const event of source.readAll()) {
     if (!isSealedStream(event.streamName)) continue;

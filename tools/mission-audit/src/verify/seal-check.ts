@@ -12,6 +12,8 @@ export interface SealSummary {
   /** Between valid seals where a seal is missing or invalid. */
   readonly uncoveredEvents: number;
   readonly erasedStreams: number;
+  /** Replay records removed by design after their window (ADR 0057). */
+  readonly expiredRecords: number;
   readonly lastSeal?: { readonly seq: number; readonly through: string; readonly sealed_at: string };
 }
 
@@ -25,6 +27,19 @@ interface Missing {
  * seal signed, stream by stream: an edited, dropped, inserted or swapped event changes its stream's entry.
  * Streams erased by design (tombstoned, of an erasable category) are reported as erased, not as tampering.
  */
+/**
+ * A replay record is swept at the earliest five minutes after its token is refused on its own (ADR 0057), so a
+ * record absent although its seal is younger than this was deleted by someone else (a replay window re-opened).
+ * One minute leaves room for a seal written a while after the record (SEAL_INTERVAL_SECONDS up to four minutes).
+ */
+export const REPLAY_RECORD_MINIMUM_AGE_MS = 60_000;
+
+export interface ExpiringRecordsRule {
+  readonly categories: ReadonlySet<string>;
+  /** The instant the audit judges time by (the auditor's clock, or `--as-of`). */
+  readonly asOf: Date;
+}
+
 export class SealCheck {
   private index = 0;
   private segment = new SealSegment();
@@ -34,12 +49,14 @@ export class SealCheck {
   private unsealed = 0;
   private uncovered = 0;
   private erased = 0;
+  private expired = 0;
   private gapReported = false;
 
   constructor(
     private readonly seals: readonly VerifiedSeal[],
     private readonly findings: Findings,
     private readonly erasableCategories: ReadonlySet<string>,
+    private readonly expiring: ExpiringRecordsRule = { categories: new Set(), asOf: new Date() },
   ) {}
 
   observe(event: RecordedEvent, hash: string): void {
@@ -72,6 +89,10 @@ export class SealCheck {
         this.erased += 1;
         continue;
       }
+      if (this.expiring.categories.has(categoryOf(entry.stream)) && Date.parse(seal.payload.sealed_at) + REPLAY_RECORD_MINIMUM_AGE_MS <= this.expiring.asOf.getTime()) {
+        this.expired += 1;
+        continue;
+      }
       this.findings.add({
         check: 'seal', rule: 'seal.missing_events', stream: entry.stream, revision: entry.from,
         message: `seal ${seal.seq} signed ${entry.stream} revisions ${entry.from}..${entry.to}, which the store no longer holds in that range (deleted or moved)`,
@@ -84,6 +105,7 @@ export class SealCheck {
       unsealedEvents: this.unsealed,
       uncoveredEvents: this.uncovered,
       erasedStreams: this.erased,
+      expiredRecords: this.expired,
       ...(last ? { lastSeal: { seq: last.seq, through: last.payload.through, sealed_at: last.payload.sealed_at } } : {}),
     };
   }

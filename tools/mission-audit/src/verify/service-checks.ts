@@ -6,6 +6,8 @@ export interface ServiceChecks {
   readonly chainedCategories: ReadonlySet<string>;
   /** Categories whose streams may be tombstoned by design (erasure, ADR 0019). */
   readonly erasableCategories: ReadonlySet<string>;
+  /** Categories of replay records the service removes once they expired (ADR 0057). */
+  readonly expiringCategories: ReadonlySet<string>;
   observe(event: RecordedEvent): void;
   finish(): void;
 }
