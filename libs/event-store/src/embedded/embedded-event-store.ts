@@ -3,19 +3,20 @@ import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
   ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
-import { EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
+import { EventStoreUnavailableError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { parsePosition, formatPosition, START, type Position } from '../port/position.js';
-import { categoryOf } from '../port/stream-name.js';
-import { checkAllFilter, matchesNothing, type CheckedFilter } from '../port/all-filter.js';
+import { checkAllFilter } from '../port/all-filter.js';
 import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
-import { RecentEvents, sharedRecordedEvent, type RecentRow } from './recent-events.js';
-import { decodeFrozen, decodeRecord } from './stored-record.js';
+import { RecentEvents, type RecentRow } from './recent-events.js';
+import { COLUMNS, EventQueries, PAGE_SIZE, readLimit, startRevision, toRecordedEvent, type EventRow } from './event-queries.js';
 import { ErasureCheckpoint } from './erasure-checkpoint.js';
 import { WalSync, walFileSync } from './wal-sync.js';
+import { EventWrites } from './event-writes.js';
+import { followStore } from './follow-store.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -27,17 +28,7 @@ export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly beforeWalSync?: () => Promise<void>;
 }
 
-type EventRow = [position: bigint, stream: string, revision: bigint, record: string];
-const PAGE_SIZE = 2000;
 const RECENT_EVENTS_CAPACITY = 10_000;
-/**
- * Events a subscription delivers before it gives the event loop a turn: a page is handed over as one
- * chain of microtasks, and seven subscribers working through 2,000 events each held requests up for
- * 100 ms and more during a large cascade.
- */
-const EVENTS_PER_TURN = 256;
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
-const COLUMNS = 'position, stream, revision, record';
 
 /**
  * The default, single-replica event store: one SQLite file in WAL mode under DATA_DIR.
@@ -68,6 +59,8 @@ export class EmbeddedEventStore implements EventStore {
   private uncommittedExpired: string[] = [];
   /** Writes are answered, and reads and subscribers see them, only once the WAL holding them is on disk. */
   private readonly walSync: WalSync;
+  private readonly queries: EventQueries;
+  private readonly sqlWrites: EventWrites;
 
   private constructor(
     private readonly db: Database.Database,
@@ -77,6 +70,8 @@ export class EmbeddedEventStore implements EventStore {
     private readonly walFile?: { readonly sync: () => Promise<void>; readonly close: () => Promise<void> },
   ) {
     this.walSync = new WalSync(walFile?.sync ?? (() => Promise.resolve()));
+    this.queries = new EventQueries(db);
+    this.sqlWrites = new EventWrites(this.queries);
     const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
     this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
     this.erasure = new ErasureCheckpoint(db);
@@ -110,12 +105,12 @@ export class EmbeddedEventStore implements EventStore {
     this.checkpoints = {
       load: async (consumer) => {
         await this.durable();
-        const row = this.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
+        const row = this.queries.statement('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer) as { position: string } | undefined;
         return row ? parsePosition(row.position) : undefined;
       },
       save: (consumer, position) =>
         this.writes.enqueue(() => {
-          this.statement(
+          this.queries.statement(
             'INSERT INTO checkpoints (consumer, position, updated_at) VALUES (?, ?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at',
           ).run(consumer, formatPosition(position), BigInt(Date.now()));
         }),
@@ -157,10 +152,10 @@ export class EmbeddedEventStore implements EventStore {
       assertStreamName(streamName);
       const backwards = options.direction === 'backwards';
       let remaining = readLimit(options.maxCount);
-      const stream = this.streamRow(streamName);
+      const stream = this.queries.streamRow(streamName);
       if (stream?.tombstone) throw new StreamDeletedError(streamName);
       let from = stream ? startRevision(options.fromRevision, backwards, stream.revision) : undefined;
-      const page = this.statement(
+      const page = this.queries.statement(
         backwards
           ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
           : `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
@@ -182,7 +177,7 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     assertStreamName(streamName);
     await this.durable();
-    const stream = this.streamRow(streamName);
+    const stream = this.queries.streamRow(streamName);
     if (stream?.tombstone) throw new StreamDeletedError(streamName);
     return stream ? stream.revision : 'no_stream';
   }
@@ -196,7 +191,7 @@ export class EmbeddedEventStore implements EventStore {
       return () => {
         if (remaining === 0) return undefined;
         const limit = Math.min(PAGE_SIZE, remaining);
-        const rows = this.readPage(after, filter, limit);
+        const rows = this.queries.readPage(after, filter, limit);
         remaining = rows.length < limit ? 0 : remaining - rows.length;
         if (rows.length > 0) after = rows[rows.length - 1]![0];
         return rows;
@@ -207,20 +202,16 @@ export class EmbeddedEventStore implements EventStore {
   async headPosition(filter?: AllFilter): Promise<Position | undefined> {
     this.assertOpen();
     await this.durable();
-    let head: bigint | null = null;
-    // One index probe per range (min/max optimization on events_by_category / events_by_type), not a scan.
-    for (const range of filterRanges(checkAllFilter(filter))) {
-      const position = (this.statement(`SELECT max(position) AS position FROM events ${range.index} WHERE ${range.where}`).get(...range.params) as { position: bigint | null }).position;
-      if (position !== null && (head === null || position > head)) head = position;
-    }
-    return head === null ? undefined : { commit: head, prepare: head };
+    const head = this.queries.head(checkAllFilter(filter));
+    return head === undefined ? undefined : { commit: head, prepare: head };
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
     this.assertOpen();
     const filter = checkAllFilter(options.filter);
     const wake = new AbortController();
-    const iterator = this.follow(options.after?.commit ?? START.commit, filter, wake.signal);
+    const source = { recent: this.recent, queries: this.queries, appended: this.appended, pollMs: this.pollMs, durable: this.durable, isClosed: () => this.closed };
+    const iterator = followStore(source, options.after?.commit ?? START.commit, filter, wake.signal);
     return {
       [Symbol.asyncIterator]: () => iterator,
       close: async () => {
@@ -230,55 +221,14 @@ export class EmbeddedEventStore implements EventStore {
     };
   }
 
-  /**
-   * Live subscriptions read the tail from `recent` (decoded once, shared by every subscriber) and fall
-   * back to SQLite pages when they are further behind. Either way the events are frozen, so a consumer
-   * behaves the same whether it is catching up or live.
-   */
-  private async *follow(after: bigint, filter: CheckedFilter, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
-    const categorySet = filter.categories === undefined ? undefined : new Set(filter.categories);
-    const typeSet = filter.types === undefined ? undefined : new Set(filter.types);
-    while (!closed.aborted && !this.closed) {
-      const recent = this.recent.page(after, { categories: categorySet, types: typeSet }, PAGE_SIZE);
-      let count: number;
-      if (recent !== undefined) {
-        count = recent.rows.length;
-        for (const [index, row] of recent.rows.entries()) {
-          if (closed.aborted) return;
-          if (index > 0 && index % EVENTS_PER_TURN === 0) await nextTurn();
-          yield sharedRecordedEvent(row);
-          after = row.position;
-        }
-        // Rows of other categories were looked at: never again (a consumer that resumes from its own
-        // checkpoint re-reads them from SQLite, which is correct, only slower).
-        if (recent.scannedTo > after) after = recent.scannedTo;
-      } else {
-        await this.durable();
-        const rows = this.readPage(after, filter, PAGE_SIZE);
-        count = rows.length;
-        for (const [index, [position, streamName, revision, record]] of rows.entries()) {
-          if (closed.aborted) return;
-          if (index > 0 && index % EVENTS_PER_TURN === 0) await nextTurn();
-          yield decodeFrozen(position, streamName, revision, record);
-          after = position;
-        }
-      }
-      if (count === 0) await this.appended.next(this.pollMs, closed);
-      else if (count === PAGE_SIZE) await nextTurn();
-    }
-  }
-
   async tombstoneStream(streamName: string, options: AppendOptions = {}): Promise<void> {
     this.assertOpen();
     assertStreamName(streamName);
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
     await this.enqueueWrite(() => {
-      const current = this.checkedRevision(streamName, expected);
-      this.statement('DELETE FROM events WHERE stream = ?').run(streamName);
+      this.sqlWrites.tombstone(streamName, expected);
       this.uncommittedTombstones.push(streamName);
-      this.statement('INSERT INTO streams (name, revision, tombstone) VALUES (?, ?, 1) ON CONFLICT (name) DO UPDATE SET tombstone = 1')
-        .run(streamName, current === 'no_stream' ? -1n : current);
     });
   }
 
@@ -286,22 +236,13 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     assertExpirable(streamNames);
     if (streamNames.length === 0) return;
-    await this.enqueueWrite(() => {
-      const events = this.statement('DELETE FROM events WHERE stream = ?');
-      const stream = this.statement('DELETE FROM streams WHERE name = ? AND tombstone = 0');
-      for (const name of new Set(streamNames)) {
-        // A tombstoned name stays refused for good: expiry never turns a tombstone back into a free name.
-        if (stream.run(name).changes === 0) continue;
-        events.run(name);
-        this.uncommittedExpired.push(name);
-      }
-    }, streamNames.length);
+    await this.enqueueWrite(() => void this.uncommittedExpired.push(...this.sqlWrites.expire(streamNames)), streamNames.length);
   }
 
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
     if (this.walSync.failed) throw this.walSync.failed;
-    this.statement('SELECT 1').get();
+    this.queries.statement('SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -336,65 +277,9 @@ export class EmbeddedEventStore implements EventStore {
   }
 
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
-    const current = this.checkedRevision(streamName, expected);
-    const insert = this.statement('INSERT INTO events (stream, category, type, revision, record) VALUES (?, ?, ?, ?, ?)');
-    const category = categoryOf(streamName);
-    const created = Date.now();
-    let revision = current === 'no_stream' ? -1n : current;
-    let position = 0n;
-    for (const event of events) {
-      revision += 1n;
-      // data and metadata are already serialized JSON text; splice them in rather than serializing again.
-      const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
-      position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
-      this.uncommitted.push({ position, streamName, category, type: event.type, revision, record });
-    }
-    this.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
-    return { nextExpectedRevision: revision, position: { commit: position, prepare: position } };
-  }
-
-  /** The single place where an expected revision is compared with the stream, inside the write transaction. */
-  private checkedRevision(streamName: string, expected: ExpectedRevision): bigint | 'no_stream' {
-    const stream = this.streamRow(streamName);
-    if (stream?.tombstone) throw new StreamDeletedError(streamName);
-    const current = stream ? stream.revision : 'no_stream';
-    const matches =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === 'no_stream') ||
-      (expected === 'stream_exists' && current !== 'no_stream') ||
-      expected === current;
-    if (!matches) throw new WrongExpectedRevisionError(streamName, expected, current);
-    return current;
-  }
-
-  private streamRow(streamName: string): { revision: bigint; tombstone: boolean } | undefined {
-    const row = this.statement('SELECT revision, tombstone FROM streams WHERE name = ?').get(streamName) as { revision: bigint; tombstone: bigint } | undefined;
-    return row && { revision: row.revision, tombstone: row.tombstone === 1n };
-  }
-
-  private readPage(after: bigint, filter: CheckedFilter, limit: number): EventRow[] {
-    // Per range (a category, a type, or a type within categories) a range of its index, already in position
-    // order; several ranges are merged by position. (`category IN (…) ORDER BY position` sorted every row of
-    // the categories after `after` for each page: quadratic when a subscriber was far behind.)
-    const ranges = filterRanges(filter);
-    if (ranges.length === 0) return [];
-    const one = (range: IndexRange) => `SELECT ${COLUMNS} FROM events ${range.index} WHERE ${range.where} AND position > ? ORDER BY position LIMIT ?`;
-    if (ranges.length === 1) return this.statement(one(ranges[0]!)).raw(true).all(...ranges[0]!.params, after, limit) as EventRow[];
-    const merged = `SELECT ${COLUMNS} FROM (${ranges.map((range) => `SELECT * FROM (${one(range)})`).join(' UNION ALL ')}) ORDER BY position LIMIT ?`;
-    const params: unknown[] = [];
-    for (const range of ranges) params.push(...range.params, after, limit);
-    params.push(limit);
-    return this.statement(merged).raw(true).all(...params) as EventRow[];
-  }
-
-  private readonly statements = new Map<string, Database.Statement>();
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    const { result, rows } = this.sqlWrites.insert(streamName, events, expected);
+    for (const row of rows) this.uncommitted.push(row);
+    return result;
   }
 
   /** Until everything committed so far is on disk (ADR 0026): no read observes what a power loss could take back. */
@@ -403,45 +288,4 @@ export class EmbeddedEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
   }
-}
-
-function toRecordedEvent([position, streamName, revision, text]: EventRow): RecordedEvent {
-  return decodeRecord(position, streamName, revision, text);
-}
-
-function readLimit(maxCount: number | undefined): number {
-  if (maxCount === undefined) return Number.MAX_SAFE_INTEGER;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new InvalidEventError(`maxCount must be a non-negative integer, got ${maxCount}`);
-  return maxCount;
-}
-
-function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boolean, last: bigint): bigint | undefined {
-  if (from === undefined) return backwards ? last : 0n;
-  if (from === 'start') return backwards ? undefined : 0n;
-  if (from === 'end') return backwards ? last : undefined;
-  if (typeof from !== 'bigint' || from < 0n) throw new InvalidEventError(`fromRevision must be start, end or a bigint ≥ 0`);
-  return from;
-}
-
-interface IndexRange {
-  /** Pinned, so that the planner never walks a busy category's index to find a rare type. */
-  readonly index: string;
-  readonly where: string;
-  readonly params: readonly string[];
-}
-
-/**
- * The index ranges a filter reads: the whole table, one per category (events_by_category), or one per
- * type (events_by_type) — restricted to the categories when both are given. Types name one category's
- * events in practice, so the category test rarely skips a row of the type's range.
- */
-function filterRanges(filter: CheckedFilter): IndexRange[] {
-  if (matchesNothing(filter)) return [];
-  const { categories, types } = filter;
-  if (types !== undefined) {
-    const inCategories = categories === undefined ? '' : ` AND category IN (${categories.map(() => '?').join(', ')})`;
-    return types.map((type) => ({ index: 'INDEXED BY events_by_type', where: `type = ?${inCategories}`, params: [type, ...(categories ?? [])] }));
-  }
-  if (categories !== undefined) return categories.map((category) => ({ index: 'INDEXED BY events_by_category', where: 'category = ?', params: [category] }));
-  return [{ index: '', where: '1 = 1', params: [] }];
 }
