@@ -5,10 +5,11 @@ import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
-import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
 import { TriggerCheckpoint } from './trigger-checkpoint.js';
+import { countBacklog } from './process-manager-backlog.js';
+import { recordWorkResult, scheduleWork, type WorkCommand } from './work-commands.js';
 import { dueTime, processManagerContext } from './work-timing.js';
-import { incarnationOf, isEarlierIncarnation } from './work-item.decider.js';
+import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
 
 /** Triggers whose work is being scheduled at once (see followTriggers). */
 const SCHEDULE_WINDOW = 64;
@@ -108,33 +109,17 @@ export class ProcessManagerRunner {
     await Promise.all(this.performing);
   }
 
-  /**
-   * Events not yet taken in, counted up to `bound + 1`: trigger events not yet planned plus work events
-   * not yet in the index of open work (readiness: a replica further behind than `bound` is not ready,
-   * e.g. while it replays a long history after a restart). Reads only the filtered indexes, so it stays
-   * cheap however many other events the trigger categories hold.
-   */
+  /** Events not yet taken in, counted up to `bound + 1` (process-manager-backlog.ts). */
   async backlog(bound: number): Promise<number> {
-    const triggers = await this.countAfter(this.triggerPosition, this.triggerFilter, bound + 1);
-    if (triggers > bound) return triggers;
-    return triggers + (await this.countAfter(this.workPosition, { streamCategories: [this.workCategory] }, bound + 1 - triggers));
-  }
-
-  private async countAfter(after: Position | undefined, filter: AllFilter, limit: number): Promise<number> {
-    let count = 0;
-    for await (const event of this.store.readAll({ ...(after ? { after } : {}), maxCount: limit, filter })) count += event ? 1 : 0;
-    return count;
+    return countBacklog(this.store, bound, [
+      { after: this.triggerPosition, filter: this.triggerFilter },
+      { after: this.workPosition, filter: { streamCategories: [this.workCategory] } },
+    ]);
   }
 
   /** Schedules work directly (without a trigger event), e.g. from a command handler. */
-  async schedule(work: ScheduledWork, context: CommandContext, trigger: JsonObject | null = null): Promise<void> {
-    await handleCommand(
-      this.store,
-      this.workStream(work.key),
-      workItemDecider,
-      { type: 'ScheduleWork', key: work.key, dueAt: work.dueAt, payload: work.payload, trigger },
-      context,
-    );
+  schedule(work: ScheduledWork, context: CommandContext, trigger: JsonObject | null = null): Promise<void> {
+    return scheduleWork(this.store, this.workStream(work.key), work, context, trigger);
   }
 
   /** Open (not yet completed or abandoned) work as this replica sees it. */
@@ -142,13 +127,8 @@ export class ProcessManagerRunner {
     return this.open;
   }
 
-  private get checkpointName(): string {
-    return `pm_${this.manager.name}_triggers`;
-  }
-
-  private workStream(key: string): string {
-    return `${this.workCategory}-${key}`;
-  }
+  private get checkpointName(): string { return `pm_${this.manager.name}_triggers`; }
+  private workStream(key: string): string { return `${this.workCategory}-${key}`; }
 
   /**
    * Schedules the work each trigger calls for. Up to SCHEDULE_WINDOW triggers' scheduling appends are in
@@ -296,15 +276,9 @@ export class ProcessManagerRunner {
     });
   }
 
-  private async record(stream: string, command: Parameters<typeof workItemDecider.decide>[0]): Promise<void> {
-    try {
-      await handleCommand(this.store, stream, workItemDecider, command, this.contextFor());
-    } catch (error) {
-      if (error instanceof WorkClaimLostError) {
-        this.options.logger?.warn({ process_manager: this.manager.name, stream }, 'lease ran out before the result was recorded; another replica retries');
-        return;
-      }
-      throw error;
+  private async record(stream: string, command: WorkCommand): Promise<void> {
+    if (!(await recordWorkResult(this.store, stream, command, this.contextFor()))) {
+      this.options.logger?.warn({ process_manager: this.manager.name, stream }, 'lease ran out before the result was recorded; another replica retries');
     }
   }
 
