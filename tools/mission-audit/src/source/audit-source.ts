@@ -5,6 +5,11 @@ export interface AuditSource {
   readonly description: string;
   /** The global order, strictly after `after` when given. */
   readAll(after?: Position): AsyncIterable<RecordedEvent>;
+  /**
+   * The same events in pages (non-empty arrays, in order): one await per page instead of one per event,
+   * for the full passes of `verify` (ADR 0029, Speed).
+   */
+  readAllPages(after?: Position): AsyncIterable<readonly RecordedEvent[]>;
   /** One stream forwards; empty when it does not exist or was tombstoned. */
   readStream(streamName: string): AsyncIterable<RecordedEvent>;
   /** True when the stream was hard-deleted (erasure by design, e.g. a mission body: ADR 0019). */

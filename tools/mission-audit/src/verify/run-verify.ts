@@ -34,13 +34,15 @@ export async function runVerify(source: AuditSource, service: ServiceName, jwks:
   const chain = new ChainCheck(findings, checks.chainedCategories);
   const sealCheck = new SealCheck(seals, findings, checks.erasableCategories);
   let events = 0;
-  for await (const event of source.readAll()) {
-    if (!isSealedStream(event.streamName)) continue;
-    const hash = eventHash(event);
-    chain.observe(event, hash);
-    sealCheck.observe(event, hash);
-    checks.observe(event);
-    events += 1;
+  for await (const page of source.readAllPages()) {
+    for (const event of page) {
+      if (!isSealedStream(event.streamName)) continue;
+      const hash = eventHash(event);
+      chain.observe(event, hash);
+      sealCheck.observe(event, hash);
+      checks.observe(event);
+      events += 1;
+    }
   }
   checks.finish();
   const sealSummary = await sealCheck.finish(source);
