@@ -4,13 +4,14 @@
  * mission-transition-sized data), seals it with the platform's SealWriter (a seal per 1,000 events), then
  * measures in the same process: the raw read rate of the audit's read-only reader (decode only; one event per await, and in pages), and the
  * replay rate of `verify` (hash per event, chains, seal replay, issuer checks). Prints peak RSS and the
- * load average, since the machine may be shared. Options: BENCH_AUDIT_EVENTS, BENCH_AUDIT_ROUNDS (default 3: raw reads and
+ * load average, since the machine may be shared. verify runs twice per round: on the main thread, and with
+ * availableParallelism() - 1 (at least 1) hash workers (ADR 0036). Options: BENCH_AUDIT_EVENTS, BENCH_AUDIT_ROUNDS (default 3: raw reads and
  * verify alternate, the best of each is compared), BENCH_DIR (kept, and reused by the
  * next run with the same BENCH_DIR, so that a change is measured on the same store).
  */
 import { generateKeyPair, exportJWK, type JWK } from 'jose';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { es256SealSigner, eventHash, genesisHash, PREV_HASH, SealWriter } from '@mission/es-kit';
 import { EmbeddedEventStore, type StreamAppend } from '@mission/event-store';
@@ -30,6 +31,11 @@ const percent = (part: number, whole: number): string => `${((part / whole) * 10
 interface Rates {
   wall: number;
   cpu: number;
+}
+
+function verified(report: Awaited<ReturnType<typeof runVerify>>): number {
+  if (!report.clean || report.seals.sealedEvents !== report.events) throw new Error(`the bench store did not verify clean: ${JSON.stringify(report.findings.slice(0, 3))}`);
+  return report.events;
 }
 
 async function measure(run: () => Promise<number>): Promise<Rates> {
@@ -95,39 +101,43 @@ async function main(): Promise<void> {
   }
 
   const reader = openEmbeddedReader(dataDir);
-  const best = { perEvent: 0, pages: 0, verify: 0, perEventCpu: 0, pagesCpu: 0, verifyCpu: 0 };
-  for (let round = 1; round <= rounds; round++) {
-    const load = loadavg()[0]!.toFixed(2);
-    let perEvent = 0;
-    const perEventRates = await measure(async () => {
-      for await (const event of reader.readAll()) if (event.revision >= 0n) perEvent += 1;
-      return perEvent;
-    });
-    // The reference for the ratio: the fastest way this reader has to read and decode the whole store.
-    const pagesRates = await measure(async () => {
+  const workers = Math.max(1, availableParallelism() - 1);
+  const phases: [string, () => Promise<number>][] = [
+    ['raw read, one event per await', async () => {
       let read = 0;
-      for await (const page of reader.readAllPages()) for (const event of page) if (event.revision >= 0n) read += 1;
+      for await (const event of reader.readAll()) if (event.revision >= 0n) read += 1;
       return read;
-    });
-    let report: Awaited<ReturnType<typeof runVerify>> | undefined;
-    const verifyRates = await measure(async () => {
-      report = await runVerify(reader, 'issuer', jwks);
-      return report.events;
-    });
-    console.log(`round ${round} (load ${load}): raw read one event per await ${perSecond(perEventRates)}, raw read in pages ${perSecond(pagesRates)}, `
-      + `verify ${perSecond(verifyRates)}: ${percent(verifyRates.wall, pagesRates.wall)} of pages (CPU: ${percent(verifyRates.cpu, pagesRates.cpu)}) (${report!.events.toLocaleString('en')} events, `
-      + `${report!.seals.seals} seals, ${report!.seals.sealedEvents.toLocaleString('en')} sealed, unsealed ${report!.seals.unsealedEvents}, findings ${report!.findings.length})`);
-    best.perEvent = Math.max(best.perEvent, perEventRates.wall);
-    best.pages = Math.max(best.pages, pagesRates.wall);
-    best.verify = Math.max(best.verify, verifyRates.wall);
-    best.perEventCpu = Math.max(best.perEventCpu, perEventRates.cpu);
-    best.pagesCpu = Math.max(best.pagesCpu, pagesRates.cpu);
-    best.verifyCpu = Math.max(best.verifyCpu, verifyRates.cpu);
+    }],
+    // The reference for the ratios: the fastest way this reader has to read and decode the whole store.
+    ['raw read in pages', async () => {
+      let read = 0;
+      for await (const page of reader.readAllPages()) for (const event of page.events) if (event.revision >= 0n) read += 1;
+      return read;
+    }],
+    ['verify', async () => verified(await runVerify(reader, 'issuer', jwks))],
+    [`verify, ${workers} hash worker(s)`, async () => verified(await runVerify(reader, 'issuer', jwks, { hashWorkers: workers }))],
+  ];
+  const best = new Map<string, Rates>(phases.map(([name]) => [name, { wall: 0, cpu: 0 }]));
+  for (let round = 1; round <= rounds; round++) {
+    const results: string[] = [];
+    const load = loadavg()[0]!.toFixed(2);
+    let pages: Rates | undefined;
+    for (const [name, run] of phases) {
+      const rates = await measure(run);
+      pages ??= name === 'raw read in pages' ? rates : undefined;
+      const ratio = name.startsWith('verify') && pages ? ` = ${percent(rates.wall, pages.wall)} of pages (CPU ${percent(rates.cpu, pages.cpu)})` : '';
+      results.push(`${name} ${perSecond(rates)}${ratio}`);
+      const kept = best.get(name)!;
+      best.set(name, { wall: Math.max(kept.wall, rates.wall), cpu: Math.max(kept.cpu, rates.cpu) });
+    }
+    console.log(`round ${round} (load ${load}): ${results.join('; ')}`);
   }
   await reader.close();
-  console.log(`best of ${rounds}: raw read one event per await ${perSecond({ wall: best.perEvent, cpu: best.perEventCpu })}, raw read in pages (audit reader, decode only) `
-    + `${perSecond({ wall: best.pages, cpu: best.pagesCpu })}, verify replay ${perSecond({ wall: best.verify, cpu: best.verifyCpu })}; `
-    + `verify / raw read in pages: ${percent(best.verify, best.pages)} (CPU: ${percent(best.verifyCpu, best.pagesCpu)})`);
+  const pages = best.get('raw read in pages')!;
+  console.log(`best of ${rounds}:`);
+  for (const [name, rates] of best) {
+    console.log(`  ${name}: ${perSecond(rates)}${name.startsWith('verify') ? `; ${percent(rates.wall, pages.wall)} of raw read in pages (CPU ${percent(rates.cpu, pages.cpu)})` : ''}`);
+  }
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; load average at end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   if (!process.env['BENCH_DIR']) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -19,12 +19,15 @@ export interface CliArgs {
   readonly connectionString?: string;
   readonly jwks?: string;
   readonly json: boolean;
+  /** verify: worker threads that hash stored records (ADR 0036); 0 hashes on the main thread. */
+  readonly hashWorkers: number;
 }
 
 export const USAGE = `usage: mission-audit <verify | timeline <mission_id | mission_s256> | export [--since POSITION]>
          --service issuer|person-server (--data-dir DIR | --connection-string esdb://…)
-         [--jwks FILE|URL] [--json]
+         [--jwks FILE|URL] [--json] [--hash-workers N]
   verify     hash chains, signed seals, projections and spec invariants; exit 0 clean, 1 findings, 2 cannot run
+             (--hash-workers N: hash the embedded store's events on N worker threads; pays only with idle cores)
   timeline   the ordered history of one mission (issuer: with its descendants)
   export     every event as NDJSON with its global position, for a SIEM`;
 
@@ -41,6 +44,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         jwks: { type: 'string' },
         since: { type: 'string' },
         json: { type: 'boolean', default: false },
+        'hash-workers': { type: 'string' },
       },
     });
   } catch (error) {
@@ -52,6 +56,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (!values['data-dir'] === !values['connection-string']) throw new UsageError('give exactly one of --data-dir DIR and --connection-string esdb://…');
   if (values['connection-string'] !== undefined && !/^esdb(\+discover)?:\/\//.test(values['connection-string'])) throw new UsageError('--connection-string must start with esdb://');
   const command = commandOf(positionals, values.since);
+  const hashWorkers = values['hash-workers'] === undefined ? 0 : Number(values['hash-workers']);
+  if (!Number.isInteger(hashWorkers) || hashWorkers < 0 || hashWorkers > 64 || !/^[0-9]+$/.test(values['hash-workers'] ?? '0')) {
+    throw new UsageError(`--hash-workers must be a whole number from 0 to 64, got ${JSON.stringify(values['hash-workers'])}`);
+  }
+  if (values['hash-workers'] !== undefined && command.name !== 'verify') throw new UsageError('--hash-workers belongs to verify');
   return {
     command,
     service: service as ServiceName,
@@ -59,6 +68,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(values['connection-string'] ? { connectionString: values['connection-string'] } : {}),
     ...(values.jwks ? { jwks: values.jwks } : {}),
     json: values.json === true,
+    hashWorkers,
   };
 }
 

@@ -29,10 +29,12 @@ describe('embedded reader: the global order in pages (verify reads a page per aw
       const events = await collect(reader.readAll());
       expect(events).toHaveLength(40);
       const pages = await collect(reader.readAllPages());
-      expect(pages.every((page) => page.length > 0 && page.length <= paging.decoded)).toBe(true);
-      expect(pages.flat()).toEqual(events);
+      expect(pages.every((page) => page.events.length > 0 && page.events.length <= paging.decoded)).toBe(true);
+      expect(pages.flatMap((page) => page.events)).toEqual(events);
+      // The stored text beside each event is that event's record.
+      for (const page of pages) page.events.forEach((event, index) => expect(JSON.parse(page.storedTexts![index]!)).toMatchObject({ id: event.id, data: event.data }));
       const after = events[16]!.position;
-      expect((await collect(reader.readAllPages(after))).flat()).toEqual(events.slice(17));
+      expect((await collect(reader.readAllPages(after))).flatMap((page) => page.events)).toEqual(events.slice(17));
       expect(await collect(reader.readAllPages(events[39]!.position))).toEqual([]);
     } finally {
       await reader.close();

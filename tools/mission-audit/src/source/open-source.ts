@@ -30,7 +30,9 @@ function fromEventStore(store: EventStoreDbEventStore, connectionString: string)
   return {
     description: `EventStoreDB ${connectionString.replace(/\/\/[^@/]*@/, '//***@')}`,
     readAll: (after) => store.readAll(after ? { after } : {}),
-    readAllPages: (after) => store.readAllPages(after ? { after } : {}),
+    async *readAllPages(after) {
+      for await (const events of store.readAllPages(after ? { after } : {})) yield { events };
+    },
     async *readStream(streamName) {
       try {
         yield* store.readStream(streamName);
