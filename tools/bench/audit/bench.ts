@@ -2,24 +2,50 @@
  * Audit benchmark (a script, not a test): `npm run bench:audit`.
  * Builds an embedded store of BENCH_AUDIT_EVENTS (default 1,000,000) hash-chained events (10 per stream,
  * mission-transition-sized data), seals it with the platform's SealWriter (a seal per 1,000 events), then
- * measures in the same process: the raw read rate of the audit's read-only reader (decode only), and the
+ * measures in the same process: the raw read rate of the audit's read-only reader (decode only; one event per await, and in pages), and the
  * replay rate of `verify` (hash per event, chains, seal replay, issuer checks). Prints peak RSS and the
- * load average, since the machine may be shared. Options: BENCH_AUDIT_EVENTS, BENCH_DIR (kept, and reused by the
+ * load average, since the machine may be shared. verify runs twice per round: on the main thread, and with
+ * availableParallelism() - 1 (at least 1) hash workers (ADR 0036). Options: BENCH_AUDIT_EVENTS, BENCH_AUDIT_ROUNDS (default 3: raw reads and
+ * verify alternate, the best of each is compared), BENCH_DIR (kept, and reused by the
  * next run with the same BENCH_DIR, so that a change is measured on the same store).
  */
 import { generateKeyPair, exportJWK, type JWK } from 'jose';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { es256SealSigner, eventHash, genesisHash, PREV_HASH, SealWriter } from '@mission/es-kit';
 import { EmbeddedEventStore, type StreamAppend } from '@mission/event-store';
 import { openEmbeddedReader, runVerify } from '@mission/mission-audit';
 
 const total = Number(process.env['BENCH_AUDIT_EVENTS'] ?? 1_000_000);
+/** Raw read and verify alternate this many times on the same store; the best of each is compared (a shared machine's load varies). */
+const rounds = Math.max(1, Number(process.env['BENCH_AUDIT_ROUNDS'] ?? 3));
 const PER_STREAM = 10;
 const STREAMS_PER_APPEND = 1_000;
 
 const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
+const perSecond = ({ wall, cpu }: Rates): string => `${Math.round(wall).toLocaleString('en')}/s (${Math.round(cpu).toLocaleString('en')} per CPU-s)`;
+const percent = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(1)} %`;
+
+/** Events per second of wall time, and per second of this process's CPU time (all threads): the latter moves less with the machine's load. */
+interface Rates {
+  wall: number;
+  cpu: number;
+}
+
+function verified(report: Awaited<ReturnType<typeof runVerify>>): number {
+  if (!report.clean || report.seals.sealedEvents !== report.events) throw new Error(`the bench store did not verify clean: ${JSON.stringify(report.findings.slice(0, 3))}`);
+  return report.events;
+}
+
+async function measure(run: () => Promise<number>): Promise<Rates> {
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const count = await run();
+  const wall = seconds(started);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wall: count / wall, cpu: count / ((cpu.user + cpu.system) / 1e6) };
+}
 const rate = (count: number, time: number): string => `${Math.round(count / time).toLocaleString('en')} events/s (${count.toLocaleString('en')} in ${time.toFixed(1)} s)`;
 
 function dataOf(stream: number, revision: number) {
@@ -75,17 +101,43 @@ async function main(): Promise<void> {
   }
 
   const reader = openEmbeddedReader(dataDir);
-  started = process.hrtime.bigint();
-  let read = 0;
-  for await (const event of reader.readAll()) if (event.revision >= 0n) read += 1;
-  const rawTime = seconds(started);
-  console.log(`raw read (audit reader, decode only): ${rate(read, rawTime)}`);
-  started = process.hrtime.bigint();
-  const report = await runVerify(reader, 'issuer', jwks);
-  const verifyTime = seconds(started);
+  const workers = Math.max(1, availableParallelism() - 1);
+  const phases: [string, () => Promise<number>][] = [
+    ['raw read, one event per await', async () => {
+      let read = 0;
+      for await (const event of reader.readAll()) if (event.revision >= 0n) read += 1;
+      return read;
+    }],
+    // The reference for the ratios: the fastest way this reader has to read and decode the whole store.
+    ['raw read in pages', async () => {
+      let read = 0;
+      for await (const page of reader.readAllPages()) for (const event of page.events) if (event.revision >= 0n) read += 1;
+      return read;
+    }],
+    ['verify', async () => verified(await runVerify(reader, 'issuer', jwks))],
+    [`verify, ${workers} hash worker(s)`, async () => verified(await runVerify(reader, 'issuer', jwks, { hashWorkers: workers }))],
+  ];
+  const best = new Map<string, Rates>(phases.map(([name]) => [name, { wall: 0, cpu: 0 }]));
+  for (let round = 1; round <= rounds; round++) {
+    const results: string[] = [];
+    const load = loadavg()[0]!.toFixed(2);
+    let pages: Rates | undefined;
+    for (const [name, run] of phases) {
+      const rates = await measure(run);
+      pages ??= name === 'raw read in pages' ? rates : undefined;
+      const ratio = name.startsWith('verify') && pages ? ` = ${percent(rates.wall, pages.wall)} of pages (CPU ${percent(rates.cpu, pages.cpu)})` : '';
+      results.push(`${name} ${perSecond(rates)}${ratio}`);
+      const kept = best.get(name)!;
+      best.set(name, { wall: Math.max(kept.wall, rates.wall), cpu: Math.max(kept.cpu, rates.cpu) });
+    }
+    console.log(`round ${round} (load ${load}): ${results.join('; ')}`);
+  }
   await reader.close();
-  console.log(`verify replay: ${rate(report.events, verifyTime)}; ${report.seals.seals} seals, ${report.seals.sealedEvents.toLocaleString('en')} sealed, unsealed ${report.seals.unsealedEvents}; findings ${report.findings.length}`);
-  console.log(`verify / raw read: ${((report.events / verifyTime / (read / rawTime)) * 100).toFixed(1)} %`);
+  const pages = best.get('raw read in pages')!;
+  console.log(`best of ${rounds}:`);
+  for (const [name, rates] of best) {
+    console.log(`  ${name}: ${perSecond(rates)}${name.startsWith('verify') ? `; ${percent(rates.wall, pages.wall)} of raw read in pages (CPU ${percent(rates.cpu, pages.cpu)})` : ''}`);
+  }
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; load average at end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   if (!process.env['BENCH_DIR']) rmSync(dataDir, { recursive: true, force: true });
 }

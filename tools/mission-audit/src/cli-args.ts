@@ -21,12 +21,15 @@ export interface CliArgs {
   readonly json: boolean;
   /** `verify` judges time-based rules (replay records expired by design) as of this instant; default now. */
   readonly asOf?: Date;
+  /** verify: worker threads that hash stored records (ADR 0036); 0 hashes on the main thread. */
+  readonly hashWorkers: number;
 }
 
 export const USAGE = `usage: mission-audit <verify | timeline <mission_id | mission_s256> | export [--since POSITION]>
          --service issuer|person-server (--data-dir DIR | --connection-string esdb://…)
-         [--jwks FILE|URL] [--json] [--as-of RFC3339 (verify: judge expired replay records as of then)]
+         [--jwks FILE|URL] [--json] [--as-of RFC3339 (verify: judge expired replay records as of then)] [--hash-workers N]
   verify     hash chains, signed seals, projections and spec invariants; exit 0 clean, 1 findings, 2 cannot run
+             (--hash-workers N: hash the embedded store's events on N worker threads; pays only with idle cores)
   timeline   the ordered history of one mission (issuer: with its descendants)
   export     every event as NDJSON with its global position, for a SIEM`;
 
@@ -44,6 +47,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         since: { type: 'string' },
         json: { type: 'boolean', default: false },
         'as-of': { type: 'string' },
+        'hash-workers': { type: 'string' },
       },
     });
   } catch (error) {
@@ -57,6 +61,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const command = commandOf(positionals, values.since);
   const asOf = values['as-of'] === undefined ? undefined : new Date(values['as-of']);
   if (asOf !== undefined && (Number.isNaN(asOf.getTime()) || command.name !== 'verify')) throw new UsageError('--as-of takes an RFC 3339 date-time and belongs to verify');
+  const hashWorkers = values['hash-workers'] === undefined ? 0 : Number(values['hash-workers']);
+  if (!Number.isInteger(hashWorkers) || hashWorkers < 0 || hashWorkers > 64 || !/^[0-9]+$/.test(values['hash-workers'] ?? '0')) {
+    throw new UsageError(`--hash-workers must be a whole number from 0 to 64, got ${JSON.stringify(values['hash-workers'])}`);
+  }
+  if (values['hash-workers'] !== undefined && command.name !== 'verify') throw new UsageError('--hash-workers belongs to verify');
   return {
     command,
     service: service as ServiceName,
@@ -65,6 +74,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(values.jwks ? { jwks: values.jwks } : {}),
     json: values.json === true,
     ...(asOf ? { asOf } : {}),
+    hashWorkers,
   };
 }
 

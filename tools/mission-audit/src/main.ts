@@ -16,7 +16,7 @@ export async function main(argv: readonly string[], out: (line: string) => Promi
       switch (args.command.name) {
         case 'verify': {
           const keys = await loadJwks(args.jwks, args.dataDir);
-          const report = await runVerify(source, args.service, keys?.jwks, args.asOf);
+          const report = await runVerify(source, args.service, keys?.jwks, { hashWorkers: args.hashWorkers, ...(args.asOf ? { asOf: args.asOf } : {}) });
           if (args.json) await out(JSON.stringify({ ...report, keys: keys?.from ?? null }));
           else printVerify(report, keys?.from, (line) => void out(line));
           return report.clean ? 0 : 1;

@@ -146,23 +146,38 @@ export class EventStoreDbEventStore implements EventStore {
 
   async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
     this.assertOpen();
-    const view = new AllEventsView(options.filter, this.checkpointCategory);
     let remaining = readLimit(options.maxCount);
-    if (remaining === 0 || view.matchesNothing) return;
+    if (remaining === 0) return;
+    for await (const page of this.readAllPages(options)) {
+      for (const event of page) {
+        yield event;
+        if (--remaining === 0) return;
+      }
+    }
+  }
+
+  /**
+   * `readAll` a server page at a time (no `maxCount`): one await per page instead of one per event, for
+   * readers that go through the whole log (mission-audit, ADR 0029). Pages are never empty.
+   */
+  async *readAllPages(options: Omit<ReadAllOptions, 'maxCount'> = {}): AsyncIterable<RecordedEvent[]> {
+    this.assertOpen();
+    const view = new AllEventsView(options.filter, this.checkpointCategory);
+    if (view.matchesNothing) return;
     let cursor = options.after === undefined ? undefined : checkedPosition(options.after, 'after');
     for (;;) {
       // The server reads forwards *from* a position, inclusively: the event at `cursor` comes back and is skipped.
       const page = await this.readAllPage(cursor ?? START, false);
+      const shown: RecordedEvent[] = [];
       let advanced = false;
       for (const event of page) {
         const position = positionOf(event);
         if (!isAfter(position, cursor)) continue;
         cursor = position;
         advanced = true;
-        if (!view.shows(event)) continue;
-        yield toRecordedEvent(event);
-        if (--remaining === 0) return;
+        if (view.shows(event)) shown.push(toRecordedEvent(event));
       }
+      if (shown.length > 0) yield shown;
       if (page.length < PAGE_SIZE || !advanced) return;
     }
   }

@@ -219,6 +219,12 @@ describe('EventStoreDB adapter: paging', () => {
     expect(numbers(all)).toEqual(range(0, 1200));
     expect(numbers(await collect(rig.store.readAll({ filter: { streamCategories: [category] }, maxCount: 700 })))).toEqual(range(0, 700));
     expect(numbers(await collect(rig.store.readAll({ after: all[599]!.position, filter: { streamCategories: [category] } })))).toEqual(range(600, 1200));
+    // Pages (mission-audit's full pass): the same events in the same order, never an empty page.
+    const pages = await collect(rig.store.readAllPages({ filter: { streamCategories: [category] } }));
+    expect(pages.every((page) => page.length > 0)).toBe(true);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.flat().map((e) => e.position)).toEqual(all.map((e) => e.position));
+    expect(numbers((await collect(rig.store.readAllPages({ after: all[599]!.position, filter: { streamCategories: [category] } }))).flat())).toEqual(range(600, 1200));
 
     await rig.store.appendToStream(`later${category}-x`, Array.from({ length: 1100 }, () => event('Later')));
     expect(await rig.store.headPosition({ streamCategories: [category] })).toEqual(all[1199]!.position);

@@ -78,6 +78,10 @@ export class MeteredEventStore implements EventStore {
     return this.inner.headPosition(filter);
   }
 
+  expireStreams(streamNames: readonly string[]): Promise<void> {
+    return this.inner.expireStreams(streamNames);
+  }
+
   subscribeToAll(options?: SubscribeToAllOptions): AllSubscription {
     return this.inner.subscribeToAll(options);
   }

@@ -5,11 +5,25 @@ export interface AuditSource {
   readonly description: string;
   /** The global order, strictly after `after` when given. */
   readAll(after?: Position): AsyncIterable<RecordedEvent>;
+  /**
+   * The same events in pages (never empty, in order): one await per page instead of one per event, for
+   * the full passes of `verify` (ADR 0029, Speed).
+   */
+  readAllPages(after?: Position): AsyncIterable<EventPage>;
   /** One stream forwards; empty when it does not exist or was tombstoned. */
   readStream(streamName: string): AsyncIterable<RecordedEvent>;
   /** True when the stream was hard-deleted (erasure by design, e.g. a mission body: ADR 0019). */
   isTombstoned(streamName: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface EventPage {
+  readonly events: readonly RecordedEvent[];
+  /**
+   * Each event's record exactly as the store holds it, when the store keeps one text per event (the
+   * embedded store): hash workers parse it again themselves instead of receiving decoded objects (ADR 0036).
+   */
+  readonly storedTexts?: readonly string[];
 }
 
 /** The store cannot be read at all: exit 2. */

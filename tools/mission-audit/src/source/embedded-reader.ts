@@ -2,10 +2,15 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject, Position, RecordedEvent } from '@mission/event-store';
-import { SourceUnavailableError, type AuditSource } from './audit-source.js';
+import { SourceUnavailableError, type AuditSource, type EventPage } from './audit-source.js';
 
 const FILE_NAME = 'events.sqlite';
-const PAGE_SIZE = 5_000;
+/** Rows per SQL query, and decoded events per page handed to the caller (see readAllPages). */
+export interface ReaderPaging {
+  readonly rows: number;
+  readonly decoded: number;
+}
+const PAGING: ReaderPaging = { rows: 5_000, decoded: 256 };
 type Row = [position: bigint, stream: string, revision: bigint, record: string];
 interface StoredRecord {
   id: string;
@@ -22,7 +27,7 @@ interface StoredRecord {
  * it was when the first page was read, never half of a later commit. A service of a build that still
  * locked the store file exclusively makes the audit wait `lockTimeoutMs` and give up with a clear message.
  */
-export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): AuditSource {
+export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000, paging: ReaderPaging = PAGING): AuditSource {
   const path = join(dataDir, FILE_NAME);
   if (!existsSync(path)) throw new SourceUnavailableError(`no embedded event store at ${path} (is --data-dir the service's DATA_DIR?)`);
   let db: Database.Database;
@@ -42,23 +47,38 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000): Audi
   const page = db.prepare('SELECT position, stream, revision, record FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true);
   const streamPage = db.prepare('SELECT position, stream, revision, record FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?').raw(true);
   const tombstone = db.prepare('SELECT tombstone FROM streams WHERE name = ?');
+  async function* readAllPages(after?: Position): AsyncIterable<EventPage> {
+    let from = after?.commit ?? 0n;
+    for (;;) {
+      const rows = page.all(from, paging.rows) as Row[];
+      // Decoded a few hundred at a time: a whole SQL page of decoded events would outlive the young
+      // generation and be copied by the garbage collector (measured: GC 26 % of CPU with 5,000 per page).
+      for (let start = 0; start < rows.length; start += paging.decoded) {
+        const events: RecordedEvent[] = [];
+        const storedTexts: string[] = [];
+        for (let index = start; index < Math.min(rows.length, start + paging.decoded); index++) {
+          const row = rows[index]!;
+          events.push(decode(row));
+          storedTexts.push(row[3]);
+        }
+        yield { events, storedTexts };
+      }
+      if (rows.length < paging.rows) return;
+      from = rows[rows.length - 1]![0];
+    }
+  }
   return {
     description: `embedded store ${path} (read-only)`,
     async *readAll(after?: Position) {
-      let from = after?.commit ?? 0n;
-      for (;;) {
-        const rows = page.all(from, PAGE_SIZE) as Row[];
-        for (const row of rows) yield decode(row);
-        if (rows.length < PAGE_SIZE) return;
-        from = rows[rows.length - 1]![0];
-      }
+      for await (const page of readAllPages(after)) yield* page.events;
     },
+    readAllPages,
     async *readStream(streamName: string) {
       let from = -1n;
       for (;;) {
-        const rows = streamPage.all(streamName, from, PAGE_SIZE) as Row[];
+        const rows = streamPage.all(streamName, from, paging.rows) as Row[];
         for (const row of rows) yield decode(row);
-        if (rows.length < PAGE_SIZE) return;
+        if (rows.length < paging.rows) return;
         from = rows[rows.length - 1]![2];
       }
     },

@@ -1,4 +1,4 @@
-import { EventStoreDbEventStore, StreamDeletedError, type EventStore } from '@mission/event-store';
+import { EventStoreDbEventStore, StreamDeletedError } from '@mission/event-store';
 import { SourceUnavailableError, type AuditSource } from './audit-source.js';
 import { openEmbeddedReader } from './embedded-reader.js';
 
@@ -15,7 +15,7 @@ export async function openAuditSource(options: SourceOptions): Promise<AuditSour
   return openEmbeddedReader(options.dataDir);
 }
 
-async function connect(connectionString: string): Promise<EventStore> {
+async function connect(connectionString: string): Promise<EventStoreDbEventStore> {
   try {
     const store = await EventStoreDbEventStore.connect({ connectionString, logger: quietLogger });
     await store.ping();
@@ -26,10 +26,13 @@ async function connect(connectionString: string): Promise<EventStore> {
 }
 
 /** EventStoreDB through the store port; the audit only ever calls its read methods. */
-function fromEventStore(store: EventStore, connectionString: string): AuditSource {
+function fromEventStore(store: EventStoreDbEventStore, connectionString: string): AuditSource {
   return {
     description: `EventStoreDB ${connectionString.replace(/\/\/[^@/]*@/, '//***@')}`,
     readAll: (after) => store.readAll(after ? { after } : {}),
+    async *readAllPages(after) {
+      for await (const events of store.readAllPages(after ? { after } : {})) yield { events };
+    },
     async *readStream(streamName) {
       try {
         yield* store.readStream(streamName);

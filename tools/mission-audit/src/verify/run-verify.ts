@@ -1,9 +1,10 @@
-import { eventHash, isSealedStream, sealStreamName } from '@mission/es-kit';
+import { isSealedStream, sealStreamName } from '@mission/es-kit';
 import type { JWK } from 'jose';
 import type { AuditSource } from '../source/audit-source.js';
 import { UsageError, type ServiceName } from '../cli-args.js';
 import { ChainCheck } from './chain-check.js';
 import { Findings, type Finding } from './finding.js';
+import { forEachHashedEvent, type HashOptions } from './hashed-events.js';
 import { IssuerChecks } from './issuer-checks.js';
 import { loadSeals } from './load-seals.js';
 import { PersonServerChecks } from './ps-checks.js';
@@ -26,7 +27,10 @@ export interface VerifyReport {
  * One pass over the global order: every event's hash is computed once and feeds the stream's chain, the
  * seal being replayed and the service's projections and invariants.
  */
-export async function runVerify(source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined, asOf: Date = new Date()): Promise<VerifyReport> {
+export async function runVerify(
+  source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined, options: HashOptions & { readonly asOf?: Date } = {},
+): Promise<VerifyReport> {
+  const asOf = options.asOf ?? new Date();
   const findings = new Findings();
   const checks = service === 'issuer' ? new IssuerChecks(findings) : new PersonServerChecks(findings);
   if (!jwks) await refuseSealsWithoutKeys(source, service);
@@ -34,14 +38,13 @@ export async function runVerify(source: AuditSource, service: ServiceName, jwks:
   const chain = new ChainCheck(findings, checks.chainedCategories);
   const sealCheck = new SealCheck(seals, findings, checks.erasableCategories, { categories: checks.expiringCategories, asOf });
   let events = 0;
-  for await (const event of source.readAll()) {
-    if (!isSealedStream(event.streamName)) continue;
-    const hash = eventHash(event);
+  await forEachHashedEvent(source, options, (event, hash) => {
+    if (!isSealedStream(event.streamName)) return;
     chain.observe(event, hash);
     sealCheck.observe(event, hash);
     checks.observe(event);
     events += 1;
-  }
+  });
   checks.finish();
   const sealSummary = await sealCheck.finish(source);
   return {
