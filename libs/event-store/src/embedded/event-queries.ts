@@ -3,6 +3,7 @@ import { matchesNothing, type CheckedFilter } from '../port/all-filter.js';
 import { InvalidEventError } from '../port/errors.js';
 import type { ReadStreamOptions, RecordedEvent } from '../port/event-store.js';
 import { decodeRecord } from './stored-record.js';
+export { readLimit } from '../port/read-options.js';
 
 /**
  * The embedded store's SQL on the `events` and `streams` tables (schema.ts) and the cache of its prepared
@@ -59,12 +60,6 @@ export class EventQueries {
 
 export function toRecordedEvent([position, streamName, revision, text]: EventRow): RecordedEvent {
   return decodeRecord(position, streamName, revision, text);
-}
-
-export function readLimit(maxCount: number | undefined): number {
-  if (maxCount === undefined) return Number.MAX_SAFE_INTEGER;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new InvalidEventError(`maxCount must be a non-negative integer, got ${maxCount}`);
-  return maxCount;
 }
 
 export function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boolean, last: bigint): bigint | undefined {

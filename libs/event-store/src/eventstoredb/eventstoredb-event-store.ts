@@ -4,11 +4,13 @@ import type {
   RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
 import {
-  EventStoreError, EventStoreStartupError, EventStoreUnavailableError, InvalidEventError, StreamDeletedError, WrongExpectedRevisionError,
+  EventStoreError, EventStoreStartupError, EventStoreUnavailableError, StreamDeletedError, WrongExpectedRevisionError,
 } from '../port/errors.js';
 import { comparePositions, type Position } from '../port/position.js';
 import { isValidCategory } from '../port/stream-name.js';
 import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
+import { readLimit, checkedPosition } from '../port/read-options.js';
+import { startRevision } from './esdb-start-revision.js';
 import { softDeleteStreams } from './esdb-expire.js';
 import { ResubscribingAllSubscription } from './esdb-all-subscription.js';
 import { EventStoreDbCheckpointStore } from './esdb-checkpoints.js';
@@ -242,7 +244,7 @@ export class EventStoreDbEventStore implements EventStore {
       timer = setTimeout(() => reject(new EventStoreUnavailableError(`EventStoreDB did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
     });
     try {
-      await Promise.race([drain(read), timeout]);
+      await Promise.race([(async () => { for await (const item of read) void item; })(), timeout]);
     } catch (error) {
       const mapped = toPortError(error, { operation: 'ping' });
       throw mapped instanceof EventStoreUnavailableError ? mapped : new EventStoreUnavailableError(`EventStoreDB ping failed: ${mapped.message}`, { cause: error });
@@ -293,27 +295,4 @@ export class EventStoreDbEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('EventStoreDB event store is closed');
   }
-}
-
-async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
-  for await (const item of iterable) void item;
-}
-
-function readLimit(maxCount: number | undefined): number {
-  if (maxCount === undefined) return Number.MAX_SAFE_INTEGER;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new InvalidEventError(`maxCount must be a non-negative integer, got ${maxCount}`);
-  return maxCount;
-}
-
-function startRevision(from: ReadStreamOptions['fromRevision'], backwards: boolean): bigint | 'start' | 'end' {
-  if (from === undefined) return backwards ? 'end' : 'start';
-  if (from === 'start' || from === 'end') return from;
-  if (typeof from !== 'bigint' || from < 0n) throw new InvalidEventError('fromRevision must be start, end or a bigint ≥ 0');
-  return from;
-}
-
-function checkedPosition(position: Position, name: string): Position {
-  const valid = (half: unknown) => typeof half === 'bigint' && half >= 0n;
-  if (!valid(position?.commit) || !valid(position?.prepare)) throw new InvalidEventError(`${name} must be a position with bigint commit and prepare`);
-  return { commit: position.commit, prepare: position.prepare };
 }
