@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { WrongExpectedRevisionError, type EventStore, type JsonObject, type RecordedEvent } from '@mission/event-store';
 import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
+import { runWithRequestTrace, traceFromMetadata, type RequestTrace } from './trace/request-trace.js';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
@@ -11,6 +12,7 @@ import { WorkClaimLostError, WorkNotClaimableError, workItemDecider, type WorkEv
 const SCHEDULE_WINDOW = 64;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
+const NO_TRACE: RequestTrace = {};
 
 /** When open work becomes due (pending) or claimable again (lease ran out); never for finished work. */
 function dueTime(state: WorkState): number {
@@ -35,6 +37,8 @@ export class ProcessManagerRunner {
   readonly replicaId: string;
   private readonly open = new Map<string, WorkState>();
   private readonly inFlight = new Set<string>();
+  /** The request trace each open work item was scheduled under (ADR 0050): its attempts run in it. */
+  private readonly traces = new Map<string, RequestTrace>();
   private subscriptions: Array<ReturnType<EventStore['subscribeToAll']>> = [];
   private loops: Promise<void>[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -83,8 +87,9 @@ export class ProcessManagerRunner {
     const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: { streamCategories: this.manager.triggers } });
     const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
     this.subscriptions = [triggers, work];
-    this.loops = [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))];
-    this.timer = setInterval(() => this.runDueWork(), this.options.pollMs ?? 200);
+    // The loops start outside any request (start may be called while one runs, e.g. in tests).
+    this.loops = runWithRequestTrace(NO_TRACE, () => [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))]);
+    this.timer = runWithRequestTrace(NO_TRACE, () => setInterval(() => this.runDueWork(), this.options.pollMs ?? 200));
     this.timer.unref();
   }
 
@@ -168,8 +173,14 @@ export class ProcessManagerRunner {
   private async followWork(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
     for await (const event of subscription) {
       const state = workItemDecider.evolve(this.open.get(event.streamName) ?? workItemDecider.initialState, event as unknown as WorkEvent);
-      if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
-      else {
+      if (state.status === 'completed' || state.status === 'abandoned') {
+        this.open.delete(event.streamName);
+        this.traces.delete(event.streamName);
+      } else {
+        if (event.type === 'WorkScheduled') {
+          const trace = traceFromMetadata(event.metadata);
+          if (trace !== undefined) this.traces.set(event.streamName, trace);
+        }
         this.open.set(event.streamName, state);
         const due = dueTime(state);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
@@ -243,8 +254,12 @@ export class ProcessManagerRunner {
     if (state.status !== 'claimed') return;
     const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
     let failure: unknown;
+    const signal = AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8)));
+    const trace = this.traces.get(stream);
     try {
-      await this.manager.perform(item, AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))));
+      // In the trace of the request that caused the work: its events and outgoing calls carry it (ADR 0050).
+      // Work without a trace runs in an explicitly empty one: never in whatever request last woke the loop.
+      await runWithRequestTrace(trace ?? NO_TRACE, () => this.manager.perform(item, signal));
     } catch (error) {
       failure = error ?? new Error('work failed');
     }
@@ -274,7 +289,10 @@ export class ProcessManagerRunner {
   }
 
   private contextFor(trigger?: RecordedEvent): CommandContext {
+    // Never the ambient trace: a loop woken by a request's append would otherwise stamp that request on this work.
+    const trace = (trigger === undefined ? undefined : traceFromMetadata(trigger.metadata)) ?? NO_TRACE;
     return {
+      trace,
       correlationId: typeof trigger?.metadata['correlation_id'] === 'string' ? trigger.metadata['correlation_id'] : randomBytes(16).toString('hex'),
       causationId: trigger?.id ?? `pm:${this.manager.name}`,
       actor: { id: `process-manager:${this.manager.name}`, role: 'system' },

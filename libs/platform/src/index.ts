@@ -28,5 +28,7 @@ export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';
 export { createLogger, type CreateLoggerOptions, type Logger } from './logging/create-logger.js';
 export { NestPinoLogger } from './logging/nest-logger.js';
 export { ServiceMetrics } from './metrics/service-metrics.js';
+export { startTracing, type StartTracingOptions, type Tracing } from './tracing/start-tracing.js';
+export { withOutgoingTrace } from './tracing/outgoing-trace.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
 export { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';

@@ -12,6 +12,7 @@ import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
 import { loadSigningKeys } from '../keys/load-signing-keys.js';
 import { createLogger } from '../logging/create-logger.js';
+import { bindTrace, traceRequests } from '../tracing/trace-requests.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { PlatformModule } from '../platform.module.js';
@@ -76,7 +77,9 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   );
   app.disable('x-powered-by');
   app.use(observeRequests(logger, metrics));
+  app.use(traceRequests());
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
+  app.use(bindTrace);
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
 
   try {

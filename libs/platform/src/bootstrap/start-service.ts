@@ -1,6 +1,7 @@
 import { bootstrapService, type RunningService } from './bootstrap-service.js';
 import { describeStartupFailure } from './describe-startup-failure.js';
 import type { ServiceDefinition } from './service-definition.js';
+import { startTracing } from '../tracing/start-tracing.js';
 
 /**
  * A Ctrl-C in a terminal reaches the service twice (from the terminal and forwarded by `npm run`):
@@ -17,8 +18,11 @@ export async function startService<Config>(definition: ServiceDefinition<Config>
   let stopRequestedDuringStartup: NodeJS.Signals | undefined;
   let firstSignalAt: number | undefined;
 
+  // ADR 0050: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; started before the service so its spans are exported.
+  const tracing = startTracing({ serviceName: definition.name, env: process.env });
+
   const stopAndExit = (service: RunningService, signal: NodeJS.Signals): void => {
-    service.stop(signal).then(
+    service.stop(signal).then(() => tracing?.shutdown()).then(
       () => process.exit(0),
       (error: unknown) => {
         service.logger.error({ err: error }, 'shutdown failed');

@@ -1,0 +1,49 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export interface Tracing {
+  /** Flushes the spans still buffered and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+export interface StartTracingOptions {
+  readonly serviceName: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Tests: spans go here (synchronously, no batching) instead of to OTLP. */
+  readonly exporter?: SpanExporter;
+}
+
+/**
+ * ADR 0050: tracing is OFF unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set,
+ * or a test hands in an exporter. On, the official Node SDK exports spans over OTLP/HTTP (the exporter reads the
+ * standard `OTEL_EXPORTER_OTLP_*` variables itself: headers, timeout, compression). `OTEL_SDK_DISABLED=true` wins.
+ *
+ * The HTTP and Express instrumentations patch what they can reach (the services are ESM, so without the
+ * `--import @opentelemetry/instrumentation/hook.mjs` loader only `node:http`'s server prototype and CommonJS
+ * `express`); the server span of every request is guaranteed by the platform's own middleware
+ * (`traceRequests`), which reuses the instrumentation's span when there is one.
+ */
+export function startTracing(options: StartTracingOptions): Tracing | undefined {
+  const { env } = options;
+  if (env['OTEL_SDK_DISABLED'] === 'true') return undefined;
+  const endpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  if (options.exporter === undefined && (endpoint === undefined || endpoint === '')) return undefined;
+  const exporter = options.exporter ?? new OTLPTraceExporter();
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? options.serviceName }),
+    spanProcessors: [options.exporter !== undefined ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+    textMapPropagator: new W3CTraceContextPropagator(),
+    instrumentations: options.exporter !== undefined ? [] : [new HttpInstrumentation(), new ExpressInstrumentation()],
+    // Traces only: metrics stay on prom-client's /metrics, logs stay JSON on stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
