@@ -21,8 +21,10 @@ export interface StartTracingOptions {
 
 /**
  * ADR 0050: tracing is OFF unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set,
- * or a test hands in an exporter. On, the official Node SDK exports spans over OTLP/HTTP (the exporter reads the
- * standard `OTEL_EXPORTER_OTLP_*` variables itself: headers, timeout, compression). `OTEL_SDK_DISABLED=true` wins.
+ * or a test hands in an exporter. On, the official Node SDK exports spans over OTLP/HTTP with JSON bodies to
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces` (the OTLP exporter spec);
+ * the exporter reads the other standard `OTEL_EXPORTER_OTLP_*` variables itself (headers, timeout).
+ * `OTEL_SDK_DISABLED=true` wins.
  *
  * The HTTP and Express instrumentations patch what they can reach (the services are ESM, so without the
  * `--import @opentelemetry/instrumentation/hook.mjs` loader only `node:http`'s server prototype and CommonJS
@@ -32,9 +34,10 @@ export interface StartTracingOptions {
 export function startTracing(options: StartTracingOptions): Tracing | undefined {
   const { env } = options;
   if (env['OTEL_SDK_DISABLED'] === 'true') return undefined;
-  const endpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'];
-  if (options.exporter === undefined && (endpoint === undefined || endpoint === '')) return undefined;
-  const exporter = options.exporter ?? new OTLPTraceExporter();
+  const url = tracesUrl(env);
+  if (options.exporter === undefined && url === undefined) return undefined;
+  // The URL is resolved here from `env` (not left to the exporter's own read of process.env), so what is checked is what is used.
+  const exporter = options.exporter ?? new OTLPTraceExporter({ url });
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? options.serviceName }),
     spanProcessors: [options.exporter !== undefined ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
@@ -46,4 +49,12 @@ export function startTracing(options: StartTracingOptions): Tracing | undefined 
   });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };
+}
+
+function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const traces = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+  if (traces !== undefined && traces !== '') return traces;
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  if (base === undefined || base === '') return undefined;
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
 }
