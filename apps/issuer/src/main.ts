@@ -1,5 +1,8 @@
 import 'reflect-metadata';
-import { startService } from '@mission/platform';
-import { issuerService } from './issuer-service.js';
+import { startTracing } from '@mission/platform/tracing';
 
-await startService(issuerService);
+// Tracing starts before the service's modules are loaded, so the HTTP instrumentation can patch `node:http` (ADR 0050).
+const tracing = startTracing({ serviceName: 'issuer', env: process.env });
+const { startService } = await import('@mission/platform');
+const { issuerService } = await import('./issuer-service.js');
+await startService(issuerService, { tracing });
