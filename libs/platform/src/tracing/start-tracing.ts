@@ -38,17 +38,24 @@ export function startTracing(options: StartTracingOptions): Tracing | undefined 
   if (options.exporter === undefined && url === undefined) return undefined;
   // The URL is resolved here from `env` (not left to the exporter's own read of process.env), so what is checked is what is used.
   const exporter = options.exporter ?? new OTLPTraceExporter({ url });
+  const instrumentations = options.exporter !== undefined ? [] : [new HttpInstrumentation(), new ExpressInstrumentation()];
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? options.serviceName }),
     spanProcessors: [options.exporter !== undefined ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
     textMapPropagator: new W3CTraceContextPropagator(),
-    instrumentations: options.exporter !== undefined ? [] : [new HttpInstrumentation(), new ExpressInstrumentation()],
+    instrumentations,
     // Traces only: metrics stay on prom-client's /metrics, logs stay JSON on stdout.
     metricReaders: [],
     logRecordProcessors: [],
   });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return {
+    shutdown: async () => {
+      await sdk.shutdown();
+      // Nothing stays patched once tracing is stopped (tests start and stop it inside one worker process).
+      for (const instrumentation of instrumentations) instrumentation.disable();
+    },
+  };
 }
 
 function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
