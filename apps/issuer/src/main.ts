@@ -3,6 +3,5 @@ import { startTracing } from '@mission/platform/tracing';
 
 // Tracing starts before the service's modules are loaded, so the HTTP instrumentation can patch `node:http` (ADR 0050).
 const tracing = startTracing({ serviceName: 'issuer', env: process.env });
-const { startService } = await import('@mission/platform');
-const { issuerService } = await import('./issuer-service.js');
-await startService(issuerService, { tracing });
+const { start } = await import('./start.js');
+await start(tracing);

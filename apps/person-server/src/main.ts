@@ -3,6 +3,5 @@ import { startTracing } from '@mission/platform/tracing';
 
 // Tracing starts before the service's modules are loaded, so the HTTP instrumentation can patch `node:http` (ADR 0050).
 const tracing = startTracing({ serviceName: 'person-server', env: process.env });
-const { startService } = await import('@mission/platform');
-const { personServerService } = await import('./person-server-service.js');
-await startService(personServerService, { tracing });
+const { start } = await import('./start.js');
+await start(tracing);
