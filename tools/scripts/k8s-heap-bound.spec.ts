@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('Kubernetes manifests bound the heap from the memory limit (issue 15 item 3)', () => {
-  it.each(['issuer', 'person-server'])('tools/k8s/%s.yaml sets --max-old-space-size within its memory limit', (service) => {
-    const manifest = readFileSync(join(root, `tools/k8s/${service}.yaml`), 'utf8');
+  it.each(['issuer', 'person-server'])('tools/k8s/base/%s.yaml sets --max-old-space-size within its memory limit', (service) => {
+    const manifest = readFileSync(join(root, `tools/k8s/base/${service}.yaml`), 'utf8');
     const limitMi = Number(/limits:\s*\n\s*memory:\s*(\d+)Mi/.exec(manifest)?.[1]);
     const heapMb = Number(/name: NODE_OPTIONS\s*\n\s*value: "[^"]*--max-old-space-size=(\d+)/.exec(manifest)?.[1]);
     expect(limitMi).toBeGreaterThan(0);

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { startService } from '@mission/platform';
-import { issuerService } from './issuer-service.js';
+import { startTracing } from '@mission/platform/tracing';
 
-await startService(issuerService);
+// Tracing starts before the service's modules are loaded, so the HTTP instrumentation can patch `node:http` (ADR 0050).
+const tracing = startTracing({ serviceName: 'issuer', env: process.env });
+const { start } = await import('./start.js');
+await start(tracing);

@@ -1,6 +1,7 @@
 import type { JsonObject } from '@mission/event-store';
 
 import type { Actor } from '@mission/decider';
+import { currentRequestTrace, traceMetadata, type RequestTrace } from './trace/request-trace.js';
 
 export type { Actor } from '@mission/decider';
 
@@ -12,6 +13,11 @@ export interface CommandContext {
   readonly actor: Actor;
   /** From the injected clock, never from inside a decider. */
   readonly now: Date;
+  /**
+   * The request (or process-manager work) this command runs for. Unset: the trace current where the
+   * metadata is built. Code that builds metadata away from the caller (group commit) captures it first.
+   */
+  readonly trace?: RequestTrace;
 }
 
 export interface EventMetadata extends JsonObject {
@@ -19,6 +25,7 @@ export interface EventMetadata extends JsonObject {
   causation_id: string;
   actor: { id: string; role: string };
   occurred_at: string;
+  // ADR 0050: `request_id`, `trace_id`, `span_id`, `trace_flags` when the event was caused by a (traced) request.
 }
 
 export function metadataFor(context: CommandContext): EventMetadata {
@@ -27,5 +34,13 @@ export function metadataFor(context: CommandContext): EventMetadata {
     causation_id: context.causationId,
     actor: { id: context.actor.id, role: context.actor.role },
     occurred_at: context.now.toISOString(),
+    ...traceMetadata(context.trace ?? currentRequestTrace()),
   };
+}
+
+/** The context with the current request trace pinned, for work that builds its metadata later or elsewhere. */
+export function withCurrentTrace(context: CommandContext): CommandContext {
+  if (context.trace !== undefined) return context;
+  const trace = currentRequestTrace();
+  return trace === undefined ? context : { ...context, trace };
 }

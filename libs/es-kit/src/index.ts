@@ -1,4 +1,5 @@
 export * from './event-metadata.js';
+export * from './trace/request-trace.js';
 export * from './hash-chain.js';
 export { verifyHashChain, type ChainVerification } from './verify-hash-chain.js';
 export {

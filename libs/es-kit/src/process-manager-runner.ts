@@ -3,13 +3,15 @@ import { hostname } from 'node:os';
 import { WrongExpectedRevisionError, type AllFilter, type EventStore, type JsonObject, type Position, type RecordedEvent } from '@mission/event-store';
 import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
+import { runWithRequestTrace } from './trace/request-trace.js';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { TriggerCheckpoint } from './trigger-checkpoint.js';
 import { countBacklog } from './process-manager-backlog.js';
 import { recordWorkResult, scheduleWork, type WorkCommand } from './work-commands.js';
-import { dueTime, processManagerContext } from './work-timing.js';
-import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
+import { dueTime, NO_TRACE, processManagerContext } from './work-timing.js';
+import { OpenWorkIndex } from './open-work-index.js';
+import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkState } from './work-item.decider.js';
 
 /** Triggers whose work is being scheduled at once (see followTriggers). */
 const SCHEDULE_WINDOW = 64;
@@ -30,7 +32,7 @@ export class ProcessManagerRunner {
   private readonly clock: () => Date;
   private readonly random: () => number;
   readonly replicaId: string;
-  private readonly open = new Map<string, WorkState>();
+  private readonly open = new OpenWorkIndex();
   private readonly inFlight = new Set<string>();
   private subscriptions: Array<ReturnType<EventStore['subscribeToAll']>> = [];
   private loops: Promise<void>[] = [];
@@ -67,9 +69,7 @@ export class ProcessManagerRunner {
     this.replicaId = incarnationOf(options.replicaId ?? hostname(), randomBytes(6).toString('hex'));
   }
 
-  get name(): string {
-    return this.manager.name;
-  }
+  get name(): string { return this.manager.name; }
 
   /** Set when a subscription loop died (e.g. the store became unreadable); the service should restart. */
   get failure(): unknown {
@@ -95,8 +95,9 @@ export class ProcessManagerRunner {
     const triggers = this.store.subscribeToAll({ ...(checkpoint ? { after: checkpoint } : {}), filter: this.triggerFilter });
     const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
     this.subscriptions = [triggers, work];
-    this.loops = [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))];
-    this.timer = setInterval(() => this.runDueWork(), this.options.pollMs ?? 200);
+    // The loops start outside any request (start may be called while one runs, e.g. in tests).
+    this.loops = runWithRequestTrace(NO_TRACE, () => [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))]);
+    this.timer = runWithRequestTrace(NO_TRACE, () => setInterval(() => this.runDueWork(), this.options.pollMs ?? 200));
     this.timer.unref();
   }
 
@@ -124,7 +125,7 @@ export class ProcessManagerRunner {
 
   /** Open (not yet completed or abandoned) work as this replica sees it. */
   openWork(): ReadonlyMap<string, WorkState> {
-    return this.open;
+    return this.open.states;
   }
 
   private get checkpointName(): string { return `pm_${this.manager.name}_triggers`; }
@@ -172,10 +173,8 @@ export class ProcessManagerRunner {
 
   private async followWork(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
     for await (const event of subscription) {
-      const state = workItemDecider.evolve(this.open.get(event.streamName) ?? workItemDecider.initialState, event as unknown as WorkEvent);
-      if (state.status === 'completed' || state.status === 'abandoned') this.open.delete(event.streamName);
-      else {
-        this.open.set(event.streamName, state);
+      const state = this.open.apply(event);
+      if (state !== undefined) {
         const due = this.dueAt(state);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
         // Work that is due already starts now rather than at the next poll: each generation of a
@@ -208,7 +207,7 @@ export class ProcessManagerRunner {
     const limit = this.options.concurrency ?? 8;
     this.workWaitsForSlot = false;
     let nextDue = Number.POSITIVE_INFINITY;
-    for (const [stream, state] of this.open) {
+    for (const [stream, state] of this.open.states) {
       if (this.inFlight.size >= limit) {
         nextDue = Number.NEGATIVE_INFINITY; // more may be due: look again when a slot is free
         this.workWaitsForSlot = true;
@@ -255,8 +254,12 @@ export class ProcessManagerRunner {
     if (state.status !== 'claimed') return;
     const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
     let failure: unknown;
+    const signal = AbortSignal.any([AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))), this.stopSignal.signal]);
+    const trace = this.open.traceOf(stream);
     try {
-      await this.manager.perform(item, AbortSignal.any([AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))), this.stopSignal.signal]));
+      // In the trace of the request that caused the work: its events and outgoing calls carry it (ADR 0050).
+      // Work without a trace runs in an explicitly empty one: never in whatever request last woke the loop.
+      await runWithRequestTrace(trace ?? NO_TRACE, () => this.manager.perform(item, signal));
     } catch (error) {
       failure = error ?? new Error('work failed');
     }
@@ -286,14 +289,12 @@ export class ProcessManagerRunner {
     return processManagerContext(this.manager.name, this.clock(), trigger);
   }
 
-  private async guard(loop: string, running: Promise<void>): Promise<void> {
-    try {
-      await running;
-    } catch (error) {
-      // A loop that dies must be visible: readiness reports it and the operator restarts the service.
+  private guard(loop: string, running: Promise<void>): Promise<void> {
+    // A loop that dies must be visible: readiness reports it and the operator restarts the service.
+    return running.catch((error: unknown) => {
       if (this.loopFailure === error) return; // already reported where it happened
       this.loopFailure = error;
       this.options.logger?.error({ process_manager: this.manager.name, loop, err: error }, 'process manager loop stopped');
-    }
+    });
   }
 }

@@ -3,7 +3,7 @@ import { EmbeddedEventStore } from './embedded/embedded-event-store.js';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
 
 export interface OpenEventStoreOptions {
-  /** `esdb://…` selects EventStoreDB; unset or empty selects the embedded SQLite store. */
+  /** `esdb://…` or `kurrentdb://…` selects EventStoreDB / KurrentDB; unset or empty selects the embedded SQLite store. */
   readonly connectionString?: string;
   /** Where the embedded store keeps `events.sqlite`. */
   readonly dataDir: string;

@@ -30,6 +30,8 @@ export { NestPinoLogger } from './logging/nest-logger.js';
 export { MeteredEventStore, type AppendObserver } from './metrics/metered-event-store.js';
 export { PROJECTION_LAG_LIMIT, ServiceMetrics, type AppendOutcome, type WatchedProcessManager, type WatchedProjection } from './metrics/service-metrics.js';
 export { buildOpenApiDocument, DOCS_PATH, OPENAPI_PATH, serveOpenApi, type OpenApiDefinition, type SecuritySchemeObject } from './openapi/openapi.js';
+export { startTracing, type StartTracingOptions, type Tracing } from './tracing/start-tracing.js';
+export { withOutgoingTrace } from './tracing/outgoing-trace.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
 export { APPEND_OBSERVER, EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
 export { sendStaticFile, STATIC_PAGE_CSP, type StaticAsset } from './http/static-page.js';

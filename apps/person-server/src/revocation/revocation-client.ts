@@ -1,6 +1,6 @@
 import { KeyObject } from 'node:crypto';
 import { contentDigest, signRequest } from '@mission/http-signatures';
-import type { SigningKeys } from '@mission/platform';
+import { withOutgoingTrace, type SigningKeys } from '@mission/platform';
 import type { RevocationFailure, TokenIdentity } from '@mission/ps-domain';
 
 /** What one call to a resource's revocation endpoint came to (spec 4.4 rule 3). */
@@ -49,12 +49,21 @@ export class RevocationClient {
         privateKey: this.privateKey,
       },
     );
+    // The call is a client span of the terminate request that caused it, and carries its `traceparent` (ADR 0050);
+    // trace headers are not signed: a proxy may rewrite them without breaking the signature.
+    return withOutgoingTrace('POST revocation_endpoint', endpoint, async (traceHeaders) => {
+      const answer = await this.send(endpoint, { ...headers, ...traceHeaders, 'signature-input': signed['signature-input'], signature: signed.signature }, body, signal);
+      return { result: answer, ...(answer.httpStatus !== undefined ? { status: answer.httpStatus } : {}) };
+    });
+  }
+
+  private async send(endpoint: string, headers: Record<string, string>, body: Buffer, signal: AbortSignal | undefined): Promise<RevocationAnswer> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     let response: Response;
     try {
       response = await (this.options.fetch ?? fetch)(endpoint, {
         method: 'POST',
-        headers: { ...headers, 'signature-input': signed['signature-input'], signature: signed.signature },
+        headers,
         body,
         redirect: 'manual',
         signal: signal !== undefined ? AbortSignal.any([signal, timeout]) : timeout,

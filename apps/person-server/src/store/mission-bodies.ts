@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandContext } from '@mission/es-kit';
+import { metadataFor, type CommandContext } from '@mission/es-kit';
 import { StreamDeletedError, WrongExpectedRevisionError, type EventStore, type JsonObject } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 import {
@@ -84,5 +84,5 @@ export async function tombstone(store: EventStore, stream: string): Promise<void
 }
 
 function metadataOf(context: CommandContext): JsonObject {
-  return { correlation_id: context.correlationId, causation_id: context.causationId, actor: { id: context.actor.id, role: context.actor.role }, occurred_at: context.now.toISOString() };
+  return metadataFor(context);
 }

@@ -9,6 +9,8 @@ export interface RevocationCall {
   readonly jti: string;
   readonly signed: boolean;
   readonly signatureKey?: string;
+  /** The W3C `traceparent` the call carried (ADR 0050). */
+  readonly traceparent?: string;
   readonly at: number;
 }
 
@@ -91,6 +93,7 @@ export class FakeResource {
       jti: String(body['jti'] ?? ''),
       signed: typeof request.headers['signature'] === 'string' && typeof request.headers['signature-input'] === 'string',
       ...(typeof signatureKey === 'string' ? { signatureKey } : {}),
+      ...(typeof request.headers['traceparent'] === 'string' ? { traceparent: request.headers['traceparent'] } : {}),
       at: Date.now(),
     });
     switch (this.current) {

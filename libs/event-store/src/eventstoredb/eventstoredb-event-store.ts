@@ -1,3 +1,4 @@
+import { esdbConnectionString } from './connection-string.js';
 import type { ReadPosition, RecordedEvent as ClientRecordedEvent } from '@eventstore/db-client';
 import type {
   AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ReadAllOptions, ReadStreamOptions,
@@ -54,7 +55,7 @@ export class EventStoreDbEventStore implements EventStore {
     const endpoint = redactConnectionString(options.connectionString);
     let client: EsdbClient;
     try {
-      client = EventStoreDBClient.connectionString(options.connectionString);
+      client = EventStoreDBClient.connectionString(esdbConnectionString(options.connectionString));
     } catch (error) {
       throw new EventStoreStartupError(`invalid EventStoreDB connection string ${endpoint}: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,

@@ -14,6 +14,7 @@ import { LimitedExpressAdapter } from '../http/http-server-limits.js';
 import { loadSigningKeys } from '../keys/load-signing-keys.js';
 import { startManagementServer, type ManagementServer } from '../management/management-server.js';
 import { createLogger } from '../logging/create-logger.js';
+import { bindTrace, traceRequests } from '../tracing/trace-requests.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
@@ -85,7 +86,9 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   );
   app.disable('x-powered-by');
   app.use(observeRequests(logger, metrics));
+  app.use(traceRequests());
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
+  app.use(bindTrace);
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
   if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 

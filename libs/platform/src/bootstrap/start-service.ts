@@ -1,6 +1,7 @@
 import { bootstrapService, type RunningService } from './bootstrap-service.js';
 import { describeStartupFailure } from './describe-startup-failure.js';
 import type { ServiceDefinition } from './service-definition.js';
+import type { Tracing } from '../tracing/start-tracing.js';
 
 /**
  * A Ctrl-C in a terminal reaches the service twice (from the terminal and forwarded by `npm run`):
@@ -12,13 +13,17 @@ const DUPLICATE_SIGNAL_WINDOW_MS = 1000;
  * Entry point for an app's `main.ts`: starts the service, or prints one clear line to stderr and exits 1;
  * then turns SIGTERM/SIGINT into a graceful stop and exit 0. A later second signal during the stop exits at once.
  */
-export async function startService<Config>(definition: ServiceDefinition<Config>): Promise<RunningService> {
+export async function startService<Config>(definition: ServiceDefinition<Config>, options: { readonly tracing?: Tracing | undefined } = {}): Promise<RunningService> {
   let running: RunningService | undefined;
   let stopRequestedDuringStartup: NodeJS.Signals | undefined;
   let firstSignalAt: number | undefined;
 
+  // ADR 0050: started by main.ts before the service's modules load (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set);
+  // flushed here after the graceful stop.
+  const { tracing } = options;
+
   const stopAndExit = (service: RunningService, signal: NodeJS.Signals): void => {
-    service.stop(signal).then(
+    service.stop(signal).then(() => tracing?.shutdown()).then(
       () => process.exit(0),
       (error: unknown) => {
         service.logger.error({ err: error }, 'shutdown failed');

@@ -102,9 +102,14 @@ describe('readServiceSettings', () => {
     expect(messageOf(env)).toContain(expected);
   });
 
+  it('ADR 0053: accepts KurrentDB connection strings (kurrentdb://, kurrentdb+discover://) as given', () => {
+    expect(read({ EVENTSTORE_CONNECTION_STRING: 'kurrentdb://kurrentdb:2113?tls=false' }).settings.eventStoreConnectionString).toBe('kurrentdb://kurrentdb:2113?tls=false');
+    expect(read({ EVENTSTORE_CONNECTION_STRING: 'kurrentdb+discover://a.example:2113' }).settings.eventStoreConnectionString).toBe('kurrentdb+discover://a.example:2113');
+  });
+
   it('refuses a connection string of another scheme without echoing it (it may hold credentials)', () => {
     const message = messageOf({ EVENTSTORE_CONNECTION_STRING: 'postgres://user:secret@db/events' });
-    expect(message).toContain('EVENTSTORE_CONNECTION_STRING must start with esdb://');
+    expect(message).toContain('EVENTSTORE_CONNECTION_STRING must start with esdb://, kurrentdb://');
     expect(message).not.toContain('secret');
   });
 

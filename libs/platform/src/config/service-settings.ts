@@ -1,3 +1,4 @@
+import { EVENT_STORE_CONNECTION_STRING } from '@mission/event-store';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, describeValue } from './config-error.js';
 import type { HttpServerLimits } from '../http/http-server-limits.js';
@@ -189,8 +190,10 @@ function parseBaseUrl(raw: string, warnings: string[]): string {
 }
 
 function checkConnectionString(raw: string): void {
-  if (!/^esdb(\+discover)?:\/\/[^\s]+$/.test(raw)) {
+  if (!EVENT_STORE_CONNECTION_STRING.test(raw)) {
     // Not quoted back: a connection string may carry credentials.
-    throw new ConfigError('EVENTSTORE_CONNECTION_STRING must start with esdb:// or esdb+discover:// (e.g. esdb://localhost:2113?tls=false), or be unset for the embedded store');
+    throw new ConfigError(
+      'EVENTSTORE_CONNECTION_STRING must start with esdb://, kurrentdb:// (or their +discover forms) (e.g. kurrentdb://localhost:2113?tls=false), or be unset for the embedded store',
+    );
   }
 }

@@ -33,8 +33,11 @@ export function observeRequests(logger: Logger, metrics: ServiceMetrics) {
       const route = matchedRoute(request);
       const completed = response.writableFinished;
       metrics.observeHttpRequest(request.method, route, response.statusCode, seconds);
+      const trace = response.locals['trace'] as { traceId?: string; spanId?: string } | undefined;
       const line = {
         request_id: requestId,
+        // ADR 0050: the request's own line names its trace too (it is written after the request's async context ended).
+        ...(trace?.traceId !== undefined ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
         method: request.method,
         path,
         status: response.statusCode,

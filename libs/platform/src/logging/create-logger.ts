@@ -1,4 +1,5 @@
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import { currentRequestTrace } from '@mission/es-kit';
 import type { LogLevel } from '../config/service-settings.js';
 
 export type { Logger } from 'pino';
@@ -19,7 +20,19 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: stdSerializers.err },
+      // Every line written while a request (or the work it caused) runs names it (ADR 0050).
+      mixin: requestTraceFields,
     },
     options.destination ?? pino.destination({ fd: 1, sync: true }),
   );
+}
+
+function requestTraceFields(): Record<string, string> {
+  const trace = currentRequestTrace();
+  if (trace === undefined) return {};
+  return {
+    ...(trace.requestId !== undefined ? { request_id: trace.requestId } : {}),
+    ...(trace.traceId !== undefined ? { trace_id: trace.traceId } : {}),
+    ...(trace.spanId !== undefined ? { span_id: trace.spanId } : {}),
+  };
 }

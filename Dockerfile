@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
-# The issuer service. Build from the repository root (the whole workspace is the context):
-#   docker build -f apps/issuer/Dockerfile -t mission-authority/issuer .
-ARG NODE_IMAGE=node:20-bookworm-slim
+# One image recipe for both services (ADR 0054). Build from the repository root (the whole workspace is the context):
+#   docker build --build-arg APP=issuer        -t mission-authority/issuer .
+#   docker build --build-arg APP=person-server -t mission-authority/person-server .
+# APP names the folder under apps/. Node 22 LTS: Node 20 reached its end of life on 2026-04-30.
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # Only the npm manifests, so the dependency layer below is rebuilt when they change, not on every code change.
 FROM ${NODE_IMAGE} AS manifests
@@ -21,30 +23,39 @@ COPY --from=manifests /manifests/ ./
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
+ARG APP
 COPY . .
+# An unknown or missing APP fails here, with its name, instead of producing an image that cannot start.
+RUN test -n "${APP}" && test -f "apps/${APP}/src/main.ts" \
+    || { echo "build argument APP must name a service under apps/ (issuer, person-server), got '${APP}'" >&2; exit 1; }
 # The browser pages' bundles (PS console, issuer operator view; ADR 0040, 0042) are made by esbuild, a dev dependency.
-RUN npx tsc -b apps/issuer/tsconfig.json \
+RUN npx tsc -b "apps/${APP}/tsconfig.json" \
  && node tools/scripts/build-console.mjs \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
+ARG APP
+# One port layout for both images; compose and Kubernetes set PORT (and MANAGEMENT_PORT) explicitly anyway.
 ENV NODE_ENV=production \
-    PORT=4000 \
+    APP=${APP} \
+    PORT=8080 \
+    MANAGEMENT_PORT=9464 \
     DATA_DIR=/data \
-    CONFIG_FILE=/app/config/issuer.json
+    CONFIG_FILE=/app/config/${APP}.json
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 # Workspace packages resolve through node_modules/@mission/* symlinks to these folders.
 COPY --from=build /app/libs ./libs
-COPY --from=build /app/apps/issuer ./apps/issuer
+COPY --from=build /app/apps/${APP} ./apps/${APP}
 # The demo registry as a default; real deployments mount their own CONFIG_FILE.
-COPY config/issuer.json ./config/issuer.json
+COPY config/${APP}.json ./config/${APP}.json
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 4000
+EXPOSE 8080 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.MANAGEMENT_PORT || process.env.PORT) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "apps/issuer/dist/main.js"]
+WORKDIR /app/apps/${APP}
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,67 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export interface Tracing {
+  /** Flushes the spans still buffered and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+export interface StartTracingOptions {
+  readonly serviceName: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Tests: spans go here (synchronously, no batching) instead of to OTLP. */
+  readonly exporter?: SpanExporter;
+}
+
+/**
+ * ADR 0050: tracing is OFF unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set,
+ * or a test hands in an exporter. On, the official Node SDK exports spans over OTLP/HTTP with JSON bodies to
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces` (the OTLP exporter spec);
+ * the exporter reads the other standard `OTEL_EXPORTER_OTLP_*` variables itself (headers, timeout).
+ * `OTEL_SDK_DISABLED=true` wins.
+ *
+ * The HTTP and Express instrumentations patch what they can reach (the services are ESM, so without the
+ * `--import @opentelemetry/instrumentation/hook.mjs` loader only `node:http`'s server prototype and CommonJS
+ * `express`); the server span of every request is guaranteed by the platform's own middleware
+ * (`traceRequests`), which reuses the instrumentation's span when there is one.
+ */
+export function startTracing(options: StartTracingOptions): Tracing | undefined {
+  const { env } = options;
+  if (env['OTEL_SDK_DISABLED'] === 'true') return undefined;
+  const url = tracesUrl(env);
+  if (options.exporter === undefined && url === undefined) return undefined;
+  // The URL is resolved here from `env` (not left to the exporter's own read of process.env), so what is checked is what is used.
+  const exporter = options.exporter ?? new OTLPTraceExporter({ url });
+  const instrumentations = options.exporter !== undefined ? [] : [new HttpInstrumentation(), new ExpressInstrumentation()];
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? options.serviceName }),
+    spanProcessors: [options.exporter !== undefined ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+    textMapPropagator: new W3CTraceContextPropagator(),
+    instrumentations,
+    // Traces only: metrics stay on prom-client's /metrics, logs stay JSON on stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  return {
+    shutdown: async () => {
+      await sdk.shutdown();
+      // Nothing stays patched once tracing is stopped (tests start and stop it inside one worker process).
+      for (const instrumentation of instrumentations) instrumentation.disable();
+    },
+  };
+}
+
+function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const traces = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+  if (traces !== undefined && traces !== '') return traces;
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  if (base === undefined || base === '') return undefined;
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
