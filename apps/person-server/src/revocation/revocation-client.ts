@@ -64,7 +64,9 @@ export class RevocationClient {
       response = await (this.options.fetch ?? fetch)(endpoint, {
         method: 'POST',
         headers,
-        body,
+        // A copy as a plain Uint8Array: the same bytes, and a body type both Node's and the DOM's fetch typings accept
+        // (the browser specs type-check this file with the DOM library).
+        body: new Uint8Array(body),
         redirect: 'manual',
         signal: signal !== undefined ? AbortSignal.any([signal, timeout]) : timeout,
       });
