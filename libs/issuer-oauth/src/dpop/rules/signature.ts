@@ -1,17 +1,18 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import { InvalidDpopProofError } from '../../errors/invalid-dpop-proof.error.js';
-import { BoundedCache } from '../../pipeline/bounded-cache.js';
 import { publicKeyOf, verifyCompactJws } from '../../pipeline/jws-signature.js';
 import type { DpopProofContext } from '../context.js';
 
-/** A client reuses one DPoP key for thousands of requests: take its RFC 7638 thumbprint once (bounded). */
-const thumbprints = new BoundedCache<Promise<string>>(10_000);
+/**
+ * A client reuses one DPoP key for thousands of requests: its RFC 7638 thumbprint is taken once per imported
+ * key. Keyed by the KeyObject that publicKeyOf caches (bounded there), so this needs no bound or key text of its own.
+ */
+const thumbprints = new WeakMap<KeyObject, Promise<string>>();
 
-function thumbprintOf(jwk: JWK): Promise<string> {
-  // publicJwk holds exactly the key type's required members in a fixed order (public-jwk.ts), so equal keys give equal text.
-  const cacheKey = JSON.stringify(jwk);
-  let jkt = thumbprints.get(cacheKey);
-  if (jkt === undefined) thumbprints.set(cacheKey, (jkt = calculateJwkThumbprint(jwk, 'sha256')));
+function thumbprintOf(key: KeyObject, jwk: JWK): Promise<string> {
+  let jkt = thumbprints.get(key);
+  if (jkt === undefined) thumbprints.set(key, (jkt = calculateJwkThumbprint(jwk, 'sha256')));
   return jkt;
 }
 
@@ -19,5 +20,5 @@ function thumbprintOf(jwk: JWK): Promise<string> {
 export async function signature(context: DpopProofContext): Promise<void> {
   const key = publicKeyOf(context.publicJwk!);
   if (key === null || !verifyCompactJws(context.proof!, key, context.algorithms)) throw new InvalidDpopProofError('DPoP proof signature is invalid');
-  context.jkt = await thumbprintOf(context.publicJwk!);
+  context.jkt = await thumbprintOf(key, context.publicJwk!);
 }
