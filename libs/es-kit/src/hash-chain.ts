@@ -27,21 +27,42 @@ export function genesisHash(streamName: string): string {
 }
 
 export function eventHash(event: ChainedEvent): string {
-  // Members in JCS order, so that a stored (canonical) event needs no re-sorting (canonical-json.ts).
-  return digest({
-    data: event.data,
-    metadata: event.metadata,
-    revision: event.revision.toString(),
-    stream: event.streamName,
-    typ: 'stream-event',
-    type: event.type,
+  return eventHashOfCanonicalTexts({
+    streamName: event.streamName, revision: event.revision, type: event.type,
+    dataText: canonicalJson(event.data), metadataText: canonicalJson(event.metadata),
   });
+}
+
+/** An event whose `data` and `metadata` are given as JSON text. */
+export interface ChainedEventTexts {
+  readonly streamName: string;
+  readonly revision: bigint;
+  readonly type: string;
+  readonly dataText: string;
+  readonly metadataText: string;
+}
+
+/**
+ * The hash of `eventHash` from `data` and `metadata` already in canonical form: the same hash whenever the two
+ * texts are `canonicalJson` of the values, built without parsing or serialising them again. Given other text (not
+ * canonical), the hash covers that text exactly as given — which is how the audit holds a stored record to the
+ * bytes the service wrote (ADR 0037). Canonical JSON of the whole hashed object is this concatenation: its members
+ * sort as data < metadata < revision < stream < typ < type.
+ */
+export function eventHashOfCanonicalTexts(event: ChainedEventTexts): string {
+  return hashText(
+    `{"data":${event.dataText},"metadata":${event.metadataText},"revision":"${event.revision.toString()}",`
+    + `"stream":${canonicalJson(event.streamName)},"typ":"stream-event","type":${canonicalJson(event.type)}}`,
+  );
 }
 
 /** Node ≥ 20.12's one-shot `crypto.hash` (no Hash object per event); not yet in this @types/node. */
 const oneShotHash = (crypto as unknown as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 
 function digest(value: JsonObject): string {
-  const text = canonicalJson(value);
+  return hashText(canonicalJson(value));
+}
+
+function hashText(text: string): string {
   return `sha-256:${oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text, 'utf8').digest('base64url')}`;
 }

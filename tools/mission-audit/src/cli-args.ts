@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parsePosition, type Position } from '@mission/event-store';
 
@@ -21,17 +22,17 @@ export interface CliArgs {
   readonly json: boolean;
   /** `verify` judges time-based rules (replay records expired by design) as of this instant; default now. */
   readonly asOf?: Date;
-  /** verify: worker threads that hash stored records (ADR 0036); 0 hashes on the main thread. */
-  readonly hashWorkers: number;
+  /** The embedded store: 2 reads and hashes on a second thread (ADR 0037), 1 does all on one thread. */
+  readonly threads: 1 | 2;
 }
 
 export const USAGE = `usage: mission-audit <verify | timeline <mission_id | mission_s256> | export [--since POSITION]>
          --service issuer|person-server (--data-dir DIR | --connection-string esdb://…)
-         [--jwks FILE|URL] [--json] [--as-of RFC3339 (verify: judge expired replay records as of then)] [--hash-workers N]
+         [--jwks FILE|URL] [--json] [--as-of RFC3339 (verify: judge expired replay records as of then)] [--threads 1|2]
   verify     hash chains, signed seals, projections and spec invariants; exit 0 clean, 1 findings, 2 cannot run
-             (--hash-workers N: hash the embedded store's events on N worker threads; pays only with idle cores)
   timeline   the ordered history of one mission (issuer: with its descendants)
-  export     every event as NDJSON with its global position, for a SIEM`;
+  export     every event as NDJSON with its global position, for a SIEM
+  --threads  the embedded store is read and hashed on a second thread (2, the default with 2 or more CPUs) or not (1)`;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed;
@@ -47,7 +48,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         since: { type: 'string' },
         json: { type: 'boolean', default: false },
         'as-of': { type: 'string' },
-        'hash-workers': { type: 'string' },
+        threads: { type: 'string' },
       },
     });
   } catch (error) {
@@ -61,11 +62,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const command = commandOf(positionals, values.since);
   const asOf = values['as-of'] === undefined ? undefined : new Date(values['as-of']);
   if (asOf !== undefined && (Number.isNaN(asOf.getTime()) || command.name !== 'verify')) throw new UsageError('--as-of takes an RFC 3339 date-time and belongs to verify');
-  const hashWorkers = values['hash-workers'] === undefined ? 0 : Number(values['hash-workers']);
-  if (!Number.isInteger(hashWorkers) || hashWorkers < 0 || hashWorkers > 64 || !/^[0-9]+$/.test(values['hash-workers'] ?? '0')) {
-    throw new UsageError(`--hash-workers must be a whole number from 0 to 64, got ${JSON.stringify(values['hash-workers'])}`);
-  }
-  if (values['hash-workers'] !== undefined && command.name !== 'verify') throw new UsageError('--hash-workers belongs to verify');
+  const threadsGiven = values.threads;
+  if (threadsGiven !== undefined && threadsGiven !== '1' && threadsGiven !== '2') throw new UsageError(`--threads must be 1 or 2, got ${JSON.stringify(threadsGiven)}`);
+  if (threadsGiven !== undefined && !values['data-dir']) throw new UsageError('--threads belongs to --data-dir (the embedded store)');
+  const threads = threadsGiven === undefined ? (availableParallelism() >= 2 ? 2 : 1) : threadsGiven === '2' ? 2 : 1;
   return {
     command,
     service: service as ServiceName,
@@ -74,7 +74,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(values.jwks ? { jwks: values.jwks } : {}),
     json: values.json === true,
     ...(asOf ? { asOf } : {}),
-    hashWorkers,
+    threads,
   };
 }
 

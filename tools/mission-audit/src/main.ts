@@ -2,6 +2,7 @@ import { exportEvents } from './export-events.js';
 import { parseCliArgs, UsageError, USAGE } from './cli-args.js';
 import { printVerify } from './report/print-verify.js';
 import { SourceUnavailableError } from './source/audit-source.js';
+import { UnreadableRecordError } from './source/stored-record.js';
 import { loadJwks } from './source/load-jwks.js';
 import { openAuditSource } from './source/open-source.js';
 import { buildTimeline, printTimeline } from './timeline.js';
@@ -16,7 +17,7 @@ export async function main(argv: readonly string[], out: (line: string) => Promi
       switch (args.command.name) {
         case 'verify': {
           const keys = await loadJwks(args.jwks, args.dataDir);
-          const report = await runVerify(source, args.service, keys?.jwks, { hashWorkers: args.hashWorkers, ...(args.asOf ? { asOf: args.asOf } : {}) });
+          const report = await runVerify(source, args.service, keys?.jwks, args.asOf ? { asOf: args.asOf } : {});
           if (args.json) await out(JSON.stringify({ ...report, keys: keys?.from ?? null }));
           else printVerify(report, keys?.from, (line) => void out(line));
           return report.clean ? 0 : 1;
@@ -37,6 +38,10 @@ export async function main(argv: readonly string[], out: (line: string) => Promi
   } catch (error) {
     if (error instanceof UsageError) {
       err(`mission-audit: ${error.message}\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof UnreadableRecordError) {
+      err(`mission-audit: cannot run: the store holds a record that is not JSON, which the service cannot have written: ${error.message}`);
       return 2;
     }
     if (error instanceof SourceUnavailableError) {

@@ -20,10 +20,10 @@ export interface AuditSource {
 export interface EventPage {
   readonly events: readonly RecordedEvent[];
   /**
-   * Each event's record exactly as the store holds it, when the store keeps one text per event (the
-   * embedded store): hash workers parse it again themselves instead of receiving decoded objects (ADR 0036).
+   * Each event's hash (`eventHash`), where the source computed it while reading (the embedded store's reader
+   * thread hashes the stored bytes, ADR 0037); undefined: the caller hashes the event.
    */
-  readonly storedTexts?: readonly string[];
+  readonly hashes?: readonly (string | undefined)[];
 }
 
 /** The store cannot be read at all: exit 2. */

@@ -1,8 +1,11 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject, Position, RecordedEvent } from '@mission/event-store';
+import type { Position, RecordedEvent } from '@mission/event-store';
 import { SourceUnavailableError, type AuditSource, type EventPage } from './audit-source.js';
+import { storedPage } from './stored-page.js';
+import { decodeWholeRecord, eventPageOf, type StoredRow } from './stored-record.js';
+import { DEFAULT_READER_THREAD, threadedPages } from './threaded-pages.js';
 
 const FILE_NAME = 'events.sqlite';
 /** Rows per SQL query, and decoded events per page handed to the caller (see readAllPages). */
@@ -11,14 +14,17 @@ export interface ReaderPaging {
   readonly decoded: number;
 }
 const PAGING: ReaderPaging = { rows: 5_000, decoded: 256 };
-type Row = [position: bigint, stream: string, revision: bigint, record: string];
-interface StoredRecord {
-  id: string;
-  type: string;
-  created: number;
-  metadata: JsonObject;
-  data: JsonObject;
+
+export interface EmbeddedReaderOptions {
+  readonly lockTimeoutMs?: number;
+  readonly paging?: ReaderPaging;
+  /**
+   * Read and hash the global order on a second thread (ADR 0037): the built `reader-thread.js` (default), or
+   * false to do everything on the calling thread.
+   */
+  readonly readerThread?: URL | false;
 }
+type Row = [position: bigint, stream: string, revision: bigint, record: string];
 
 /**
  * The embedded store's file opened read-only (SQLite `SQLITE_OPEN_READONLY`): the audit can never change
@@ -27,7 +33,8 @@ interface StoredRecord {
  * it was when the first page was read, never half of a later commit. A service of a build that still
  * locked the store file exclusively makes the audit wait `lockTimeoutMs` and give up with a clear message.
  */
-export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000, paging: ReaderPaging = PAGING): AuditSource {
+export function openEmbeddedReader(dataDir: string, options: EmbeddedReaderOptions = {}): AuditSource {
+  const { lockTimeoutMs = 2_000, paging = PAGING, readerThread = DEFAULT_READER_THREAD } = options;
   const path = join(dataDir, FILE_NAME);
   if (!existsSync(path)) throw new SourceUnavailableError(`no embedded event store at ${path} (is --data-dir the service's DATA_DIR?)`);
   let db: Database.Database;
@@ -47,37 +54,41 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000, pagin
   const page = db.prepare('SELECT position, stream, revision, record FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true);
   const streamPage = db.prepare('SELECT position, stream, revision, record FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?').raw(true);
   const tombstone = db.prepare('SELECT tombstone FROM streams WHERE name = ?');
+  const lastPosition = db.prepare('SELECT max(position) FROM events').pluck(true);
   async function* readAllPages(after?: Position): AsyncIterable<EventPage> {
+    if (readerThread) {
+      const through = (lastPosition.get() as bigint | null) ?? 0n;
+      yield* threadedPages({ path, lockTimeoutMs, after: after?.commit ?? 0n, through, rows: paging.decoded }, readerThread);
+      return;
+    }
+    // The same pages as the reader thread's, cut and hashed here: a few hundred events at a time, so that they
+    // die young (ADR 0036: a page of 5,000 decoded events made the garbage collector 26 % of CPU).
     let from = after?.commit ?? 0n;
     for (;;) {
-      const rows = page.all(from, paging.rows) as Row[];
-      // Decoded a few hundred at a time: a whole SQL page of decoded events would outlive the young
-      // generation and be copied by the garbage collector (measured: GC 26 % of CPU with 5,000 per page).
-      for (let start = 0; start < rows.length; start += paging.decoded) {
-        const events: RecordedEvent[] = [];
-        const storedTexts: string[] = [];
-        for (let index = start; index < Math.min(rows.length, start + paging.decoded); index++) {
-          const row = rows[index]!;
-          events.push(decode(row));
-          storedTexts.push(row[3]);
-        }
-        yield { events, storedTexts };
-      }
-      if (rows.length < paging.rows) return;
+      const rows = page.all(from, paging.decoded) as Row[];
+      if (rows.length > 0) yield eventPageOf(storedPage(rows));
+      if (rows.length < paging.decoded) return;
       from = rows[rows.length - 1]![0];
     }
   }
   return {
     description: `embedded store ${path} (read-only)`,
     async *readAll(after?: Position) {
-      for await (const page of readAllPages(after)) yield* page.events;
+      // Parsed whole: export and timeline hand events on as plain objects.
+      let from = after?.commit ?? 0n;
+      for (;;) {
+        const rows = page.all(from, paging.rows) as Row[];
+        for (const row of rows) yield decode(row, decodeWholeRecord);
+        if (rows.length < paging.rows) return;
+        from = rows[rows.length - 1]![0];
+      }
     },
     readAllPages,
     async *readStream(streamName: string) {
       let from = -1n;
       for (;;) {
         const rows = streamPage.all(streamName, from, paging.rows) as Row[];
-        for (const row of rows) yield decode(row);
+        for (const row of rows) yield decode(row, decodeWholeRecord);
         if (rows.length < paging.rows) return;
         from = rows[rows.length - 1]![2];
       }
@@ -90,16 +101,6 @@ export function openEmbeddedReader(dataDir: string, lockTimeoutMs = 2_000, pagin
   };
 }
 
-function decode([position, streamName, revision, text]: Row): RecordedEvent {
-  const record = JSON.parse(text) as StoredRecord;
-  return {
-    streamName,
-    revision,
-    position: { commit: position, prepare: position },
-    id: record.id,
-    type: record.type,
-    data: record.data,
-    metadata: record.metadata,
-    created: new Date(Number(record.created)),
-  };
+function decode([position, streamName, revision, text]: Row, how: (row: StoredRow, text: string) => RecordedEvent): RecordedEvent {
+  return how({ streamName, revision, position: { commit: position, prepare: position } }, text);
 }

@@ -5,6 +5,8 @@ import { openEmbeddedReader } from './embedded-reader.js';
 export interface SourceOptions {
   readonly dataDir?: string;
   readonly connectionString?: string;
+  /** The embedded store: 2 reads and hashes on a second thread (ADR 0037). */
+  readonly threads?: 1 | 2;
 }
 
 const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -12,7 +14,7 @@ const quietLogger = { info: () => undefined, warn: () => undefined, error: () =>
 export async function openAuditSource(options: SourceOptions): Promise<AuditSource> {
   if (options.connectionString) return fromEventStore(await connect(options.connectionString), options.connectionString);
   if (!options.dataDir) throw new SourceUnavailableError('give --data-dir DIR or --connection-string esdb://…');
-  return openEmbeddedReader(options.dataDir);
+  return openEmbeddedReader(options.dataDir, options.threads === 1 ? { readerThread: false } : {});
 }
 
 async function connect(connectionString: string): Promise<EventStoreDbEventStore> {

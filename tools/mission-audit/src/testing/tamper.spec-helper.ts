@@ -57,6 +57,14 @@ export class StoreSurgery {
     this.db.prepare('UPDATE events SET record = ? WHERE position = ?').run(JSON.stringify(record), row.position);
   }
 
+  /** Rewrites a stored record's text as it is, byte for byte (e.g. the same values in another form). */
+  rewriteRecord(stream: string, revision: bigint, rewrite: (text: string) => string): void {
+    const row = this.rows(stream).find((candidate) => candidate.revision === revision)!;
+    const text = rewrite(row.record);
+    if (text === row.record) throw new Error(`the rewrite left ${stream} revision ${revision} unchanged`);
+    this.db.prepare('UPDATE events SET record = ? WHERE position = ?').run(text, row.position);
+  }
+
   /** Recomputes every `prev_hash` of the stream, as an operator who knows ADR 0005 would after an edit. */
   rechain(stream: string): void {
     let prev: string | undefined;

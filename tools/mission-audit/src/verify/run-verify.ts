@@ -4,7 +4,7 @@ import type { AuditSource } from '../source/audit-source.js';
 import { UsageError, type ServiceName } from '../cli-args.js';
 import { ChainCheck } from './chain-check.js';
 import { Findings, type Finding } from './finding.js';
-import { forEachHashedEvent, type HashOptions } from './hashed-events.js';
+import { forEachHashedEvent } from './hashed-events.js';
 import { IssuerChecks } from './issuer-checks.js';
 import { loadSeals } from './load-seals.js';
 import { PersonServerChecks } from './ps-checks.js';
@@ -28,7 +28,7 @@ export interface VerifyReport {
  * seal being replayed and the service's projections and invariants.
  */
 export async function runVerify(
-  source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined, options: HashOptions & { readonly asOf?: Date } = {},
+  source: AuditSource, service: ServiceName, jwks: { keys: readonly JWK[] } | undefined, options: { readonly asOf?: Date } = {},
 ): Promise<VerifyReport> {
   const asOf = options.asOf ?? new Date();
   const findings = new Findings();
@@ -38,7 +38,7 @@ export async function runVerify(
   const chain = new ChainCheck(findings, checks.chainedCategories);
   const sealCheck = new SealCheck(seals, findings, checks.erasableCategories, { categories: checks.expiringCategories, asOf });
   let events = 0;
-  await forEachHashedEvent(source, options, (event, hash) => {
+  await forEachHashedEvent(source, (event, hash) => {
     if (!isSealedStream(event.streamName)) return;
     chain.observe(event, hash);
     sealCheck.observe(event, hash);
