@@ -20,6 +20,13 @@ export interface StartOptions {
   readonly profileDir?: string;
 }
 
+/** What a restart needs again: the same directory (DATA_DIR, config, log) and the same environment (audit HMAC key). */
+interface Launch {
+  readonly options: StartOptions;
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
 export interface ServerMetrics {
   /** `process_cpu_seconds_total` of the server process (user + system). */
   readonly cpuSeconds: number;
@@ -32,34 +39,49 @@ export class PersonServerProcess {
     readonly tempDir: string,
     readonly logFile: string,
     private readonly child: ChildProcess,
+    private readonly launch: Launch,
   ) {}
 
   static async start(options: StartOptions): Promise<PersonServerProcess> {
     const dir = mkdtempSync(join(tmpdir(), 'bench-person-server-'));
-    const dataDir = join(dir, 'data');
-    const configFile = join(dir, 'person-server.json');
-    const logFile = join(dir, 'person-server.log');
-    writeFileSync(configFile, JSON.stringify(options.config, null, 2));
+    writeFileSync(join(dir, 'person-server.json'), JSON.stringify(options.config, null, 2));
     const baseUrl = `http://127.0.0.1:${options.port}`;
-    const log = openSync(logFile, 'a');
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['EVENTSTORE_CONNECTION_STRING', 'SIGNING_KEY_FILE', 'NODE_OPTIONS']) delete env[name];
+    Object.assign(env, {
+      PORT: String(options.port),
+      BASE_URL: baseUrl,
+      DATA_DIR: join(dir, 'data'),
+      CONFIG_FILE: join(dir, 'person-server.json'),
+      LOG_LEVEL: options.logLevel,
+      SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
+    });
+    return PersonServerProcess.spawn({ options, dir, env });
+  }
+
+  /** Where the embedded store lives (`DATA_DIR`): a bench may write into it while the server is stopped. */
+  get dataDir(): string {
+    return String(this.launch.env['DATA_DIR']);
+  }
+
+  /** A graceful stop that keeps the directory; `resume` starts a new process on the same DATA_DIR, config and keys (every in-memory cache cold). */
+  async pause(): Promise<{ resume(): Promise<PersonServerProcess> }> {
+    await this.stop(true);
+    return { resume: () => PersonServerProcess.spawn(this.launch) };
+  }
+
+  private static async spawn(launch: Launch): Promise<PersonServerProcess> {
+    const { options, dir, env } = launch;
+    const logFile = join(dir, 'person-server.log');
+    const log = openSync(logFile, 'a');
     const profile = options.profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
     const child = spawn(process.execPath, [...profile, join(options.repositoryRoot, 'apps/person-server/dist/main.js')], {
       cwd: options.repositoryRoot,
-      env: {
-        ...env,
-        PORT: String(options.port),
-        BASE_URL: baseUrl,
-        DATA_DIR: dataDir,
-        CONFIG_FILE: configFile,
-        LOG_LEVEL: options.logLevel,
-        SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
-      },
+      env,
       stdio: ['ignore', log, log],
     });
     closeSync(log);
-    const server = new PersonServerProcess(baseUrl, dir, logFile, child);
+    const server = new PersonServerProcess(String(env['BASE_URL']), dir, logFile, child, launch);
     try {
       await server.ready();
     } catch (error) {

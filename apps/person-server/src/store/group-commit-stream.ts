@@ -13,6 +13,27 @@ export interface GroupCommitOptions<Event extends DomainEvent, State> {
   readonly evolveMany?: (state: State, events: readonly Event[]) => State;
   /** Aggregates kept in memory (least recently used are dropped). */
   readonly maxCached?: number;
+  /** Persisted folds read before the stream on a cache miss (ADR 0059); none: every miss folds from the start. */
+  readonly snapshots?: StateSnapshots<State>;
+}
+
+/**
+ * Persisted snapshots of a stream's fold (ADR 0059). Never trusted over the stream: `load` returns only a snapshot
+ * bound to an event the stream really holds at the snapshot's revision, and the events after it are still read and
+ * folded; anything unverifiable is `undefined` (the stream is then folded from its start).
+ */
+export interface StateSnapshots<State> {
+  load(key: string): Promise<AggregateState<State> | undefined>;
+  /** Records the fold at `current.revision`; a failure is the snapshot store's to log, never the decision's. */
+  save(key: string, current: AggregateState<State>): Promise<void>;
+  /** A new snapshot once this many events were folded past the last one. */
+  readonly every: number;
+}
+
+interface Cached<State> {
+  readonly current: AggregateState<State>;
+  /** Revision of the newest snapshot known to hold this fold (-1: none). */
+  readonly snapshotAt: bigint;
 }
 
 export interface GroupCommitResult<Event, State> {
@@ -40,7 +61,8 @@ interface Pending<Command, Event, State> {
  *   (correlation, causation, actor, time) of its own command.
  */
 export class GroupCommitStream<Command, Event extends DomainEvent, State> {
-  private readonly cache = new Map<string, AggregateState<State>>();
+  private readonly cache = new Map<string, Cached<State>>();
+  private readonly saving = new Set<Promise<void>>();
   private readonly mutex = new KeyedMutex();
   private readonly queues = new Map<string, Pending<Command, Event, State>[]>();
   private readonly evolveMany: (state: State, events: readonly Event[]) => State;
@@ -127,9 +149,15 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     }
   }
 
+  /** Snapshots still being written (tests and shutdown wait for them; decisions never do). */
+  async snapshotsWritten(): Promise<void> {
+    while (this.saving.size > 0) await Promise.allSettled([...this.saving]);
+  }
+
   private async catchUp(key: string): Promise<AggregateState<State>> {
     const stream = this.streamName(key);
-    let current = this.cache.get(key) ?? { state: this.decider.initialState, revision: 'no_stream' as const };
+    const cached = this.cache.get(key) ?? (await this.fromSnapshot(key));
+    let current = cached.current;
     const from = current.revision === 'no_stream' ? 'start' : current.revision + 1n;
     let { revision, lastEvent } = current;
     const read: Event[] = [];
@@ -141,10 +169,31 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     if (read.length > 0 || !this.cache.has(key)) {
       current = { state: this.evolveMany(current.state, read), revision, ...(lastEvent !== undefined ? { lastEvent } : {}) };
     }
-    this.cache.delete(key);
-    this.cache.set(key, current);
-    if (this.cache.size > (this.options.maxCached ?? 2_000)) this.cache.delete(this.cache.keys().next().value!);
+    this.remember(key, { current, snapshotAt: this.snapshotIfDue(key, current, cached.snapshotAt) });
     return current;
+  }
+
+  /** A cache miss starts from the newest verified snapshot, else from the stream's start. */
+  private async fromSnapshot(key: string): Promise<Cached<State>> {
+    const snapshot = await this.options.snapshots?.load(key);
+    if (snapshot !== undefined && snapshot.revision !== 'no_stream') return { current: snapshot, snapshotAt: snapshot.revision };
+    return { current: { state: this.decider.initialState, revision: 'no_stream' }, snapshotAt: -1n };
+  }
+
+  /** Writes a snapshot in the background once `every` events were folded past the last one; returns its revision. */
+  private snapshotIfDue(key: string, current: AggregateState<State>, snapshotAt: bigint): bigint {
+    const snapshots = this.options.snapshots;
+    if (snapshots === undefined || current.revision === 'no_stream' || current.revision - snapshotAt < BigInt(snapshots.every)) return snapshotAt;
+    // A failed write only means the next miss starts from an older snapshot (the store logs it).
+    const saving = snapshots.save(key, current).catch(() => undefined).finally(() => this.saving.delete(saving));
+    this.saving.add(saving);
+    return current.revision;
+  }
+
+  private remember(key: string, cached: Cached<State>): void {
+    this.cache.delete(key);
+    this.cache.set(key, cached);
+    if (this.cache.size > (this.options.maxCached ?? 2_000)) this.cache.delete(this.cache.keys().next().value!);
   }
 }
 

@@ -7,3 +7,4 @@ export * from './mission.state.js';
 export * from './mission.decider.js';
 export * from './mission-approval.js';
 export * from './mission-blob-deletion.js';
+export * from './mission-snapshot.js';
