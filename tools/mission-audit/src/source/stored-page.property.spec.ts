@@ -72,14 +72,14 @@ describe('stored records cut on their bytes (ADR 0037)', () => {
     }), { numRuns: 2_000 });
   });
 
-  it.each([
+  it.each<{ what: string; id: string; type: string; metadata: JsonObject; data: JsonObject }>([
     { what: 'quotes and backslashes in id and type', id: 'a"b\\c', type: 'T\\"x', metadata: { prev_hash: 'p' }, data: { a: 1 } },
     { what: 'a nested "data" member in metadata', id: 'i', type: 'T', metadata: { x: { data: { y: 1 } }, ',"data":': '},"data":{' }, data: { a: 1 } },
     { what: 'a nested "metadata" member in data', id: 'i', type: 'T', metadata: {}, data: { metadata: { a: '","metadata":{' }, b: [{ c: '}' }] } },
     { what: 'control characters and non-BMP text', id: 'i\u0001', type: '☃😀', metadata: { note: '\n\t😀' }, data: { '😀': '\u2028' } },
   ])('issue 14: $what: hashed to eventHash and read back as the values', ({ id, type, metadata, data }) => {
-    const { event, hash } = readBack('mission-m', 3n, storeRecord(id, type, 1_790_000_000_000, metadata as JsonObject, data as JsonObject));
-    expect(hash).toBe(eventHash({ streamName: 'mission-m', revision: 3n, type, metadata: metadata as JsonObject, data: data as JsonObject }));
+    const { event, hash } = readBack('mission-m', 3n, storeRecord(id, type, 1_790_000_000_000, metadata, data));
+    expect(hash).toBe(eventHash({ streamName: 'mission-m', revision: 3n, type, metadata, data }));
     expect(members(event)).toEqual({ ok: true, value: { id, type, created: 1_790_000_000_000, metadata, data } });
   });
 
