@@ -7,6 +7,7 @@ import { CLOCK, type Clock } from '../time/clock.js';
 import { ClockModule } from '../time/clock.module.js';
 import { blobDeletionManager } from './blob-deletion.process-manager.js';
 import { missionExpiryManager } from './mission-expiry.process-manager.js';
+import { MissionLog } from '../store/mission-log.js';
 import { TokenLedger } from '../store/token-ledger.js';
 
 /** How often the lifecycle runners look for due work (ms): an expiry is recorded at most about this late. */
@@ -28,13 +29,14 @@ export class LifecycleBackgroundWork implements OnModuleInit, OnApplicationShutd
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
     ledger: TokenLedger,
+    missionLog: MissionLog,
     private readonly metrics: ServiceMetrics,
     @Optional() @Inject(LIFECYCLE_POLL_MS) pollMs?: number,
   ) {
     const log = logger.child({ component: 'lifecycle' });
     const now = (): Date => clock.now();
     const options = { clock: now, logger: log, pollMs: pollMs ?? DEFAULT_LIFECYCLE_POLL_MS };
-    this.runners = [new ProcessManagerRunner(store, missionExpiryManager(store, now, ledger), options), new ProcessManagerRunner(store, blobDeletionManager(store), options)];
+    this.runners = [new ProcessManagerRunner(store, missionExpiryManager(store, now, ledger, missionLog), options), new ProcessManagerRunner(store, blobDeletionManager(store), options)];
   }
 
   async onModuleInit(): Promise<void> {

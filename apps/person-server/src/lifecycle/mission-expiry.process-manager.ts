@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
-import { handleCommand, type ProcessManager } from '@mission/es-kit';
-import { MISSION_STREAM_CATEGORY, missionDecider, missionExists, missionStreamName, PS_SCHEDULER, type MissionApprovedData } from '@mission/ps-domain';
+import type { ProcessManager } from '@mission/es-kit';
+import { MISSION_STREAM_CATEGORY, missionExists, PS_SCHEDULER, type MissionApprovedData } from '@mission/ps-domain';
+import { MissionLog } from '../store/mission-log.js';
 import { TokenLedger } from '../store/token-ledger.js';
 
 /**
@@ -23,13 +24,16 @@ export class ExpiryNotYetDueError extends Error {
  * so the mission log, audit and later token revocation see it without a request.
  *
  * Triggered by `MissionApproved` with `expires_at` on `psmission`; the work (key = `mission_s256`,
- * due at `expires_at`) runs `ApplyMissionExpiry` through `handleCommand` under the stream's expected
+ * due at `expires_at`) runs `ApplyMissionExpiry` through the app's MissionLog under the stream's expected
  * revision, so the first committed transition wins (spec 3 rule 2): a terminate that committed first
  * leaves nothing to record, and a second run decides nothing (idempotent). The work is durable
  * (`pm_ps_mission_expiry-<s256>`), so a restart before the due time still records the expiry.
- * `ledger` is the app's TokenLedger (its cached fold of `pstokens-<s256>`), read for the token-impact summary.
+ * `ledger` is the app's TokenLedger (its cached fold of `pstokens-<s256>`), read for the token-impact summary;
+ * `missionLog` the app's MissionLog, whose snapshots (ADR 0059) spare a mission of many logged reads a full fold.
  */
-export function missionExpiryManager(store: EventStore, clock: () => Date, ledger: Pick<TokenLedger, 'state'> = new TokenLedger(store)): ProcessManager {
+export function missionExpiryManager(
+  store: EventStore, clock: () => Date, ledger: Pick<TokenLedger, 'state'> = new TokenLedger(store), missionLog: Pick<MissionLog, 'execute'> = new MissionLog(store),
+): ProcessManager {
   return {
     name: 'ps_mission_expiry',
     triggers: [MISSION_STREAM_CATEGORY],
@@ -46,13 +50,10 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, ledge
       const now = clock();
       // Spec 2.8: the expiry records the token-impact summary of the mission's tracked tokens.
       const trackedTokens = await ledger.state(s256);
-      const result = await handleCommand(
-        store,
-        missionStreamName(s256),
-        missionDecider,
+      const result = await missionLog.execute(
+        s256,
         { type: 'ApplyMissionExpiry', now, trackedTokens },
         { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now },
-        MISSION_STREAM_OPTIONS,
       );
       // Never complete the work while the mission is still active: retry once the clock reaches expires_at.
       if (missionExists(result.state) && result.state.status === 'active') throw new ExpiryNotYetDueError();

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
-import { checkBlobDeletionRequest, isMissionS256, proposalBodyStreamName, MissionNotFoundError, missionDecider, missionStreamName, type TerminationReason } from '@mission/ps-domain';
+import { checkBlobDeletionRequest, isMissionS256, proposalBodyStreamName, MissionNotFoundError, type TerminationReason } from '@mission/ps-domain';
 import { SecurityAudit } from '../../abuse/security-audit.js';
+import { MissionLog } from '../../store/mission-log.js';
 import { TokenLedger } from '../../store/token-ledger.js';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
 import { CLOCK, type Clock } from '../../time/clock.js';
@@ -16,7 +16,6 @@ import { jsonShape } from '../../http/json-shape.js';
 import { managementCaller } from '../shared/mission-authorization.js';
 import { BlobDeletionBody } from './blob-deletion.body.js';
 import { deleteBlobStream } from '../../lifecycle/blob-deletion.process-manager.js';
-import { MISSION_STREAM_OPTIONS } from '../../lifecycle/mission-expiry.process-manager.js';
 
 /** The answer to a blob deletion: the tombstone's terminal status and when the body was deleted. */
 export interface BlobDeletionResult {
@@ -53,6 +52,7 @@ export class DeleteMissionBodyHandler implements ICommandHandler<DeleteMissionBo
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly audit: SecurityAudit,
     private readonly ledger: TokenLedger,
+    private readonly missionLog: MissionLog,
   ) {}
 
   async execute({ caller, body, facts }: DeleteMissionBody): Promise<BlobDeletionResult> {
@@ -77,13 +77,10 @@ export class DeleteMissionBodyHandler implements ICommandHandler<DeleteMissionBo
       const approval = await authorizeFromApproval(this.store, s256, managementCaller(caller));
       // Spec 2.8: a due expiry recorded first carries the token-impact summary.
       const trackedTokens = expiryDue(approval, now) ? await this.ledger.state(s256) : undefined;
-      result = await handleCommand(
-        this.store,
-        missionStreamName(s256),
-        missionDecider,
+      result = await this.missionLog.execute(
+        s256,
         { type: 'DeleteMissionBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
         { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now },
-        MISSION_STREAM_OPTIONS,
       );
     } catch (error) {
       // Spec 5.9: absent and not authorized are one answer; the probe is audited with a keyed digest.
