@@ -74,7 +74,7 @@ describe('SealWriter (ADR 0028)', () => {
     await append(temp.store, 10);
     // Its subscription delivers nothing (a writer that has not caught up): everything is left to the stop.
     const behind: EventStore = Object.assign(Object.create(temp.store) as EventStore, {
-      subscribeToAll: () => ({ [Symbol.asyncIterator]: async function* () {}, close: async () => undefined }),
+      subscribeToAll: () => ({ [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true as const, value: undefined }) }), close: async () => undefined }),
     });
     const first = new SealWriter({ store: behind, service: 'svc', signer, everyEvents: 1000, everyMs: 60_000, maxEventsAtStop: 4 });
     await first.start();
