@@ -5,7 +5,7 @@
  *   BENCH_EVENTS=1000000 node tools/bench/dist/startup/bench.js issuer
  *
  * 1. Fills a fresh embedded store (temp DATA_DIR) with BENCH_EVENTS (1,000,000) events of the service's own event
- *    types and shapes (issuer-history.ts, person-server-history.ts), written through the store's append path.
+ *    types and shapes (issuer-history.ts, person-server-history.ts), inserted straight into the store's tables (history.ts).
  * 2. Starts the built service (`apps/<service>/dist/main.js`, what `npm start` runs) on it as a child process —
  *    BENCH_STARTS times (2): the first start meets a history none of its consumers has seen (an upgrade, a restored
  *    backup), every later one is a restart of a service that ran on this store and stopped cleanly.
