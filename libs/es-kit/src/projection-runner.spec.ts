@@ -42,6 +42,24 @@ describe('ProjectionRunner', () => {
     await runner.stop();
   });
 
+  it('issue 15 item 6: a projection naming its event types is handed only those, and is caught up while other types of its streams keep coming', async () => {
+    await env.store.appendToStream('mission-a', [{ type: 'Changed', data: { state: 'active' } }]);
+    for (let read = 0; read < 5; read++) await env.store.appendToStream('mission-a', [{ type: 'StatusRead', data: { reader: `agent-${read}` } }]);
+    const view = Object.assign(new StatusView(), { eventTypes: ['Changed'] });
+    const runner = new ProjectionRunner(env.store, view);
+    await runner.start();
+    await runner.waitUntilCaughtUp();
+    expect(view.applied).toBe(1);
+    expect(await runner.lagEvents()).toBe(0);
+
+    await env.store.appendToStream('mission-a', [{ type: 'StatusRead', data: { reader: 'agent-9' } }]);
+    expect(await runner.isCaughtUp()).toBe(true);
+    await env.store.appendToStream('mission-a', [{ type: 'Changed', data: { state: 'revoked' } }]);
+    await eventually(() => view.statuses.get('mission-a') === 'revoked');
+    expect(view.applied).toBe(2);
+    await runner.stop();
+  });
+
   it('reports its lag in events of its categories, capped at the limit, and 0 once caught up', async () => {
     for (const state of ['a', 'b', 'c']) await env.store.appendToStream(`mission-${state}`, [{ type: 'Changed', data: { state } }]);
     await env.store.appendToStream('other-a', [{ type: 'Changed', data: { state: 'ignored' } }]);

@@ -68,6 +68,27 @@ describe('SealWriter (ADR 0028)', () => {
     await temp.dispose();
   });
 
+  it('issue 15 item 6: a stop far behind seals at most maxEventsAtStop more events; the next start seals the rest, every event in exactly one seal', async () => {
+    const temp = await tempStore();
+    const { signer } = await keys();
+    await append(temp.store, 10);
+    // Its subscription delivers nothing (a writer that has not caught up): everything is left to the stop.
+    const behind: EventStore = Object.assign(Object.create(temp.store) as EventStore, {
+      subscribeToAll: () => ({ [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true as const, value: undefined }) }), close: async () => undefined }),
+    });
+    const first = new SealWriter({ store: behind, service: 'svc', signer, everyEvents: 1000, everyMs: 60_000, maxEventsAtStop: 4 });
+    await first.start();
+    await first.stop();
+    expect((await seals(temp.store)).map((seal) => seal.payload.events)).toEqual([4]);
+    const second = new SealWriter({ store: temp.store, service: 'svc', signer, everyEvents: 1000, everyMs: 60_000 });
+    await second.start();
+    await second.stop();
+    const written = await seals(temp.store);
+    expect(written.reduce((sum, seal) => sum + seal.payload.events, 0)).toBe(10);
+    for (let i = 1; i < written.length; i++) expect(written[i]!.payload.after).toBe(written[i - 1]!.payload.through);
+    await temp.dispose();
+  });
+
   it('two writers on one store (two replicas) never seal one range twice: the loser resumes after the winner', async () => {
     const temp = await tempStore();
     const { signer } = await keys();

@@ -11,13 +11,15 @@ export interface MissionIndexEntry {
 }
 
 /**
- * Every approved mission of this PS (ADR 0040), in memory and rebuilt from the store on every start. Only the
+ * Every approved mission of this PS (ADR 0040), in memory and rebuilt from the store's `MissionApproved` events on every start. Only the
  * immutable approval facts are kept; a listing reads each listed mission's current state from its own stream,
  * so the listing never shows a status older than the write side.
  */
 export class MissionIndexProjection implements Projection {
   readonly name = 'ps_mission_index';
   readonly categories = [MISSION_STREAM_CATEGORY];
+  /** Only the approval: the mission logs' reads (spec 6, most of the category) are never replayed into the index. */
+  readonly eventTypes = ['MissionApproved'];
   private readonly missions = new Map<string, MissionIndexEntry>();
 
   apply(event: RecordedEvent): void {

@@ -16,6 +16,7 @@ export interface PendingProposalEntry {
 export class PendingProposalsProjection implements Projection {
   readonly name = 'ps_pending_proposals';
   readonly categories = [PROPOSAL_STREAM_CATEGORY];
+  readonly eventTypes = ['ProposalSubmitted', 'ProposalApproved', 'ProposalDeclined'];
   private readonly pending = new Map<string, PendingProposalEntry>();
 
   apply(event: RecordedEvent): void {
