@@ -41,7 +41,7 @@ describe('embedded reader: the global order in pages (verify reads a page per aw
   });
 
   it('ADR 0037: the reader thread yields the same events, each with its eventHash, and honours after', async () => {
-    const reader = openEmbeddedReader(dataDir, { paging: { rows: 7, decoded: 3 }, readerThread: READER_THREAD });
+    const reader = openEmbeddedReader(dataDir, { paging: { rows: 7, decoded: 3, threadRows: 3 }, readerThread: READER_THREAD });
     try {
       const events = await collect(reader.readAll());
       const pages = await collect(reader.readAllPages());

@@ -87,7 +87,7 @@ function cutAndHash(records: Buffer, start: number, end: number, streamName: str
   if (records[dataStart] !== OPEN_BRACE) return undefined;
   let tail: string;
   try {
-    tail = `,"revision":"${revision.toString()}","stream":${jcsString(streamName)},"typ":"stream-event","type":${jcsString(type)}}`;
+    tail = `,"revision":"${revision.toString()}","stream":${streamJcs(streamName)},"typ":"stream-event","type":${typeJcsOf(type)}}`;
   } catch {
     return undefined; // a name JCS refuses (a lone surrogate): parsed whole, and hashed (and refused) as without this path
   }
@@ -173,6 +173,31 @@ const isWellFormed = (text: string): boolean => (text as unknown as { isWellForm
 /** JCS of a string: JSON.stringify's escaping (RFC 8785 3.2.2.2), refusing a lone surrogate as `canonicalJson` does. */
 function jcsString(text: string): string {
   return isWellFormed(text) ? JSON.stringify(text) : canonicalJson(text);
+}
+
+/**
+ * `jcsString` remembered for the last stream name and a few event types: a stream's events mostly come one after
+ * the other in the global order, and a store has few event types.
+ */
+const lastStream = { name: '', jcs: '""' };
+const typeJcs = new Map<string, string>();
+const MAX_TYPES_REMEMBERED = 256;
+
+function streamJcs(name: string): string {
+  if (name !== lastStream.name) {
+    lastStream.jcs = jcsString(name);
+    lastStream.name = name;
+  }
+  return lastStream.jcs;
+}
+
+function typeJcsOf(type: string): string {
+  let jcs = typeJcs.get(type);
+  if (jcs === undefined) {
+    jcs = jcsString(type);
+    if (typeJcs.size < MAX_TYPES_REMEMBERED) typeJcs.set(type, jcs);
+  }
+  return jcs;
 }
 
 /**

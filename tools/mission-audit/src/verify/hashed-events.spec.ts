@@ -11,7 +11,7 @@ import { runVerify } from './run-verify.js';
 /** The thread is the built script (Worker threads run plain Node, not ts-jest): `npm test` builds it first (typecheck). */
 const readerThread = new URL('../../dist/source/reader-thread.js', import.meta.url);
 /** Small pages, so that several are in flight at once and any reordering of hashes breaks a chain. */
-const paging = { rows: 7, decoded: 3 };
+const paging = { rows: 7, decoded: 3, threadRows: 3 };
 const STREAMS = 6;
 const PER_STREAM = 8;
 
