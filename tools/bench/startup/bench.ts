@@ -12,7 +12,7 @@
  * 3. Prints per start: ms to the `listening on` log line, ms to the first `/readyz` 200, ms until each readiness
  *    check first passed (each projection and process manager), RSS at ready and BENCH_SETTLE_MS (3,000) later,
  *    peak RSS (VmHWM) and how long the SIGTERM stop took.
- * BENCH_KEEP=1 keeps the temp directory (store, logs). BENCH_READY_TIMEOUT_S (90) bounds each start.
+ * BENCH_NODE_OPTIONS is the services' NODE_OPTIONS (e.g. --max-old-space-size=128). BENCH_KEEP=1 keeps the temp directory (store, logs). BENCH_READY_TIMEOUT_S (90) bounds each start.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -43,6 +43,8 @@ const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
 
 const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BASE_URL: baseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
 for (const name of ['EVENTSTORE_CONNECTION_STRING', 'SIGNING_KEY_FILE', 'NODE_OPTIONS', 'MANAGEMENT_PORT']) delete env[name];
+// The service's own Node options (e.g. a heap bound as the Kubernetes manifests set it), apart from the bench's.
+if (process.env['BENCH_NODE_OPTIONS']) env['NODE_OPTIONS'] = process.env['BENCH_NODE_OPTIONS'];
 let history: History;
 if (service === 'person-server') {
   const fixture = await BenchFixture.create(1);
