@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { generateSigningKey, MissionClientError, ProtocolError, UnreachableError } from '@mission/mission-client';
+import { withDashValues } from './dash-values.js';
 import { EXIT } from './exit-codes.js';
 import { UsageError, type CliContext, type Output } from './cli-context.js';
 import { ISSUER_COMMANDS } from './issuer-commands.js';
@@ -13,6 +14,8 @@ const OPTIONS = {
   help: { type: 'boolean' as const, short: 'h' },
   ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { type: 'string' as const }])),
 };
+/** Short flags, as they are written. */
+const SHORT_FLAGS = new Set(['-h']);
 
 function help(): string {
   const lines = ['Usage: mission <group> <command> [arguments] [--json]', ''];
@@ -25,11 +28,16 @@ function help(): string {
   return lines.join('\n');
 }
 
+/** The command line as parseArgs reads it, values starting with `-` included (see dash-values.ts). */
+export function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({ args: withDashValues(argv, new Set(STRING_FLAGS), SHORT_FLAGS), allowPositionals: true, strict: true, options: OPTIONS });
+}
+
 /** Runs one command line; answers the exit code. Errors are one line on `err`, never a stack trace. */
 export async function run(argv: readonly string[], env: Record<string, string | undefined>, out: Output, err: Output): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: OPTIONS });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     err.write(`mission: ${(error as Error).message.split('\n')[0]} (see mission --help)\n`);
     return EXIT.usage;
