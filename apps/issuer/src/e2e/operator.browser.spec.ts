@@ -171,7 +171,8 @@ describe('issue 17: the issuer operator view in Chromium (ADR 0042)', () => {
     // Revoke the root from the page, with a reason and the in-page confirmation.
     await page.getByLabel(/^Reason for revoke/).fill('incident 4711: the invoice agent misbehaves');
     await page.locator(`#nodes-table tr[data-mission="${ids.root}"] button[data-operation="revoke"]`).click();
-    expect(await page.locator('#confirm-text').textContent()).toContain('Its 5 descendant missions will be cascaded');
+    // The confirmation is filled in by the page: wait for it rather than read it at once.
+    await page.locator('#confirm-text', { hasText: 'Its 5 descendant missions will be cascaded' }).waitFor();
     await page.getByRole('button', { name: 'Yes, do it' }).click();
     await page.locator('#notice', { hasText: `revoked: ${ids.root} is now revoked` }).waitFor();
     await page.locator(`#tree g.node[data-mission="${ids.root}"][data-state="revoked"]`).waitFor();

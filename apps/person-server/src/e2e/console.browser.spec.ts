@@ -92,6 +92,8 @@ describe('issue 17: the person console in Chromium', () => {
   it('ADR 0040: a key created in the browser is non-extractable, its thumbprint is what the PS enrols, and once enrolled it signs in', async () => {
     alicePage = await personPage();
     await alicePage.getByRole('button', { name: 'Create a key in this browser' }).click();
+    // Key generation is asynchronous in the page (WebCrypto, IndexedDB): wait for the thumbprint, do not race it.
+    await alicePage.locator('#key-jkt', { hasText: /^[A-Za-z0-9_-]{43}$/ }).waitFor();
     const jkt = (await alicePage.locator('#key-jkt').textContent())!;
     expect(jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await alicePage.locator('#key-identity', { hasText: 'not enrolled' }).waitFor();
