@@ -50,19 +50,29 @@ export interface ChainedEventTexts {
  * sort as data < metadata < revision < stream < typ < type.
  */
 export function eventHashOfCanonicalTexts(event: ChainedEventTexts): string {
-  return hashText(
-    `{"data":${event.dataText},"metadata":${event.metadataText},"revision":"${event.revision.toString()}",`
-    + `"stream":${canonicalJson(event.streamName)},"typ":"stream-event","type":${canonicalJson(event.type)}}`,
+  return sha256Digest(
+    `${EVENT_HASH_DATA_OPEN}${event.dataText}${EVENT_HASH_METADATA_MEMBER}${event.metadataText}`
+    + eventHashInputTail(event.revision, canonicalJson(event.streamName), canonicalJson(event.type)),
   );
 }
 
-/** Node ≥ 20.12's one-shot `crypto.hash` (no Hash object per event); not yet in this @types/node. */
-const oneShotHash = (crypto as unknown as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+/** `eventHash`'s input is `{"data":` <data> `,"metadata":` <metadata> and this tail. */
+export const EVENT_HASH_DATA_OPEN = '{"data":';
+export const EVENT_HASH_METADATA_MEMBER = ',"metadata":';
 
-function digest(value: JsonObject): string {
-  return hashText(canonicalJson(value));
+/** The rest of `eventHash`'s input, given the canonical JSON of the stream name and of the event type. */
+export function eventHashInputTail(revision: bigint, streamJcs: string, typeJcs: string): string {
+  return `,"revision":"${revision.toString()}","stream":${streamJcs},"typ":"stream-event","type":${typeJcs}}`;
 }
 
-function hashText(text: string): string {
-  return `sha-256:${oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text, 'utf8').digest('base64url')}`;
+/** Node ≥ 20.12's one-shot `crypto.hash` (no Hash object per event); not yet in this @types/node. */
+const oneShotHash = (crypto as unknown as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string }).hash;
+
+function digest(value: JsonObject): string {
+  return sha256Digest(canonicalJson(value));
+}
+
+/** `sha-256:` and the base64url SHA-256 of the text (as UTF-8) or bytes: the form of every chain hash. */
+export function sha256Digest(input: string | Uint8Array): string {
+  return `sha-256:${oneShotHash ? oneShotHash('sha256', input, 'base64url') : createHash('sha256').update(input).digest('base64url')}`;
 }

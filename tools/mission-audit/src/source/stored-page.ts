@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { EVENT_HASH_DATA_OPEN, EVENT_HASH_METADATA_MEMBER, eventHashInputTail, sha256Digest } from '@mission/es-kit';
 import { canonicalJson } from '@mission/event-store';
 import {
   HASH_WIDTH, LAYOUT_DATA_START, LAYOUT_HEAD_END, LAYOUT_METADATA_END, LAYOUT_METADATA_START, LAYOUT_RECORD_END,
@@ -16,7 +16,7 @@ export type StoredRow = [position: bigint, stream: string, revision: bigint, rec
  * seals then report. `data` is decoded and parsed only when a check reads it.
  */
 const HEAD = Buffer.from('{"id":');
-const METADATA_MEMBER = Buffer.from(',"metadata":');
+const METADATA_MEMBER = Buffer.from(EVENT_HASH_METADATA_MEMBER);
 const DATA_MEMBER = Buffer.from(',"data":');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -24,10 +24,6 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-
-/** Node ≥ 20.12's one-shot `crypto.hash` (not yet in this @types/node); createHash before. */
-const oneShotHash = (crypto as unknown as { hash?: (algorithm: string, data: Uint8Array, encoding: 'base64url') => string }).hash
-  ?? ((_: string, data: Uint8Array) => crypto.createHash('sha256').update(data).digest('base64url'));
 
 /**
  * The records of a page, cut and hashed: run on the reader thread, or on the main thread with `--threads 1`.
@@ -87,11 +83,11 @@ function cutAndHash(records: Buffer, start: number, end: number, streamName: str
   if (records[dataStart] !== OPEN_BRACE) return undefined;
   let tail: string;
   try {
-    tail = `,"revision":"${revision.toString()}","stream":${streamJcs(streamName)},"typ":"stream-event","type":${typeJcsOf(type)}}`;
+    tail = eventHashInputTail(revision, streamJcs(streamName), typeJcsOf(type));
   } catch {
     return undefined; // a name JCS refuses (a lone surrogate): parsed whole, and hashed (and refused) as without this path
   }
-  const hash = `sha-256:${oneShotHash('sha256', hashInput(records, dataStart, end - 1, metadataStart, metadataEnd, tail), 'base64url')}`;
+  const hash = sha256Digest(hashInput(records, dataStart, end - 1, metadataStart, metadataEnd, tail));
   if (hash.length !== HASH_WIDTH) return undefined;
   layout[at + LAYOUT_HEAD_END] = metadataMember;
   layout[at + LAYOUT_METADATA_START] = metadataStart;
@@ -101,9 +97,9 @@ function cutAndHash(records: Buffer, start: number, end: number, streamName: str
 }
 
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-const DATA_OPEN = Buffer.from('{"data":');
+const DATA_OPEN = Buffer.from(EVENT_HASH_DATA_OPEN);
 
-/** `{"data":<data bytes>,"metadata":<metadata bytes><tail>`: eventHash's input (hash-chain.ts), from the stored bytes. */
+/** eventHash's input (hash-chain.ts: its open, the data, its metadata member, the metadata, its tail) from the stored bytes. */
 function hashInput(records: Buffer, dataStart: number, dataEnd: number, metadataStart: number, metadataEnd: number, tail: string): Buffer {
   const needed = DATA_OPEN.length + (dataEnd - dataStart) + METADATA_MEMBER.length + (metadataEnd - metadataStart) + Buffer.byteLength(tail);
   if (needed > scratch.length) scratch = Buffer.allocUnsafeSlow(needed * 2);
@@ -167,16 +163,8 @@ function bytesAt(bytes: Uint8Array, at: number, end: number, expected: Uint8Arra
   return true;
 }
 
-/** No lone surrogates (ES2024 `String.prototype.isWellFormed`, native in Node 20; not in this TS lib setting). */
-const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-
-/** JCS of a string: JSON.stringify's escaping (RFC 8785 3.2.2.2), refusing a lone surrogate as `canonicalJson` does. */
-function jcsString(text: string): string {
-  return isWellFormed(text) ? JSON.stringify(text) : canonicalJson(text);
-}
-
 /**
- * `jcsString` remembered for the last stream name and a few event types: a stream's events mostly come one after
+ * `canonicalJson` of the last stream name and of a few event types, remembered: a stream's events mostly come one after
  * the other in the global order, and a store has few event types.
  */
 const lastStream = { name: '', jcs: '""' };
@@ -185,7 +173,7 @@ const MAX_TYPES_REMEMBERED = 256;
 
 function streamJcs(name: string): string {
   if (name !== lastStream.name) {
-    lastStream.jcs = jcsString(name);
+    lastStream.jcs = canonicalJson(name);
     lastStream.name = name;
   }
   return lastStream.jcs;
@@ -194,7 +182,7 @@ function streamJcs(name: string): string {
 function typeJcsOf(type: string): string {
   let jcs = typeJcs.get(type);
   if (jcs === undefined) {
-    jcs = jcsString(type);
+    jcs = canonicalJson(type);
     if (typeJcs.size < MAX_TYPES_REMEMBERED) typeJcs.set(type, jcs);
   }
   return jcs;
