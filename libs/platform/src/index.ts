@@ -22,7 +22,7 @@ export { projectionReadinessCheck } from './health/projection-readiness.js';
 export { PROCESS_MANAGER_BACKLOG_BOUND, processManagerReadinessCheck } from './health/process-manager-readiness.js';
 export { ErrorResponseFilter, type ErrorFormat } from './http/error-response.filter.js';
 export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from '@mission/protocol-errors';
-export { REQUEST_ID_HEADER } from './http/request-observer.js';
+export { pathOf, REQUEST_ID_HEADER } from './http/request-observer.js';
 export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './keys/load-signing-keys.js';
 export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';
 export { createLogger, type CreateLoggerOptions, type Logger } from './logging/create-logger.js';

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import { requestUriFor, type AuthorizationRequest } from '@mission/issuer-domain';
 import { InvalidRequestError } from '@mission/issuer-oauth';
 import { SERVICE_CONFIG } from '@mission/platform';
@@ -41,7 +42,7 @@ export class AuthorizeController {
   @Get()
   @AuthorizeOperation()
   async authorize(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const query = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?') + 1) : '';
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const form = OAuthForm.fromQuery(query);
     refuseParentTokenOnFrontChannel(form);
     onlyPushedParameters(form);
@@ -51,7 +52,7 @@ export class AuthorizeController {
       return redirect(response, await this.commands.execute(new DecideAuthorizationRequest(pending, { id: client.client_id, role: 'approval_policy' }, { approve: true })));
     }
     const csrfToken = newCsrfToken();
-    response.setHeader('Set-Cookie', setCsrfCookie(this.cookie, csrfToken));
+    response.header('Set-Cookie', setCsrfCookie(this.cookie, csrfToken));
     this.consentPage(response, 200, pending, csrfToken);
   }
 
@@ -72,7 +73,7 @@ export class AuthorizeController {
     const outcome = await this.commands.execute(
       new DecideAuthorizationRequest(pending, actor, decision === 'approve' ? { approve: true } : { approve: false, reason: 'declined on the consent page' }),
     );
-    response.setHeader('Set-Cookie', clearCsrfCookie(this.cookie));
+    response.header('Set-Cookie', clearCsrfCookie(this.cookie));
     redirect(response, outcome);
   }
 
@@ -95,11 +96,11 @@ export class AuthorizeController {
       csrfToken,
       ...(error !== undefined ? { error } : {}),
     });
-    response.status(status).set({ ...CONSENT_PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }).send(page);
+    response.status(status).headers({ ...CONSENT_PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }).send(page);
   }
 }
 
 // RFC 6749 §4.1.2: the answer goes to the (registered, exactly matched) redirect URI; never cached.
 function redirect(response: Response, outcome: Redirect): void {
-  response.status(302).set({ Location: outcome.location, 'Cache-Control': 'no-store' }).end();
+  response.status(302).headers({ Location: outcome.location, 'Cache-Control': 'no-store' }).send();
 }

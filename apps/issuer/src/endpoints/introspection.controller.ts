@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import { formParameters } from '../http/form-parameters.js';
 import { formOf } from '../http/oauth-form.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
@@ -24,7 +25,7 @@ export class IntrospectionController {
     // RFC 7662 §2.1: the caller is authenticated.
     const { client } = await this.oauth.authenticate(form, request);
     const { token } = formParameters(IntrospectionForm, form);
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return this.queries.execute(new IntrospectToken(client, token!));
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import { ProtocolError } from '@mission/issuer-oauth';
 import { checkedFormParameters, formParameters } from '../http/form-parameters.js';
 import { formOf } from '../http/oauth-form.js';
@@ -31,7 +32,7 @@ export class MissionAuditController {
     const { client } = await this.oauth.authenticate(form, request);
     const { mission_id: missionId } = formParameters(TreeForm, form);
     const tree = await this.queries.execute(new ReadMissionTree(client, missionId));
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return tree;
   }
 
@@ -49,7 +50,7 @@ export class MissionAuditController {
       ...(paging.max_results !== undefined ? { maxResults: Number(paging.max_results) } : {}),
       ...(paging.cursor !== undefined ? { cursor: paging.cursor } : {}),
     }));
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return page;
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import type { LifecycleOperation } from '@mission/issuer-domain';
 import { ProtocolError } from '@mission/issuer-oauth';
 import { checkedFormParameters, formParameters } from '../http/form-parameters.js';
@@ -34,7 +35,7 @@ export class MissionsController {
     const answer = await this.commands.execute(
       new ChangeMissionLifecycle(client, missionId, lifecycleRequest(checkedFormParameters(LifecycleForm, form)), checkedFormParameters(LifecycleReasonForm, form)),
     );
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return { ...answer };
   }
 
@@ -47,7 +48,7 @@ export class MissionsController {
     const { client } = await this.oauth.authenticate(form, request);
     const { mission_id: missionId, audience, nonce } = formParameters(StatusForm, form);
     const jwt = await this.queries.execute(new ReadMissionStatus(client, missionId, audience, nonce));
-    response.status(200).setHeader('Content-Type', MISSION_STATUS_MEDIA_TYPE).setHeader('Cache-Control', 'no-store').send(jwt);
+    response.status(200).headers({ 'Content-Type': MISSION_STATUS_MEDIA_TYPE, 'Cache-Control': 'no-store' }).send(jwt);
   }
 }
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
 import { sendStaticFile, type StaticAsset } from '@mission/platform';
 
 /** `apps/issuer/operator/`: two folders up from both `src/endpoints/` and `dist/endpoints/`. */

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Inject, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SERVICE_CONFIG } from '@mission/platform';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';
@@ -51,14 +52,14 @@ export class ParController {
     const state = optionalState(form);
     const dpopJkt = optionalDpopJkt(form);
     // RFC 9449 §10.1: a DPoP proof at PAR binds the code to its key (checked last: it burns the proof's jti).
-    const proof = request.headersDistinct['dpop'] !== undefined ? await this.oauth.verifyDpop(request, '/par') : undefined;
+    const proof = request.raw.headersDistinct['dpop'] !== undefined ? await this.oauth.verifyDpop(request, '/par') : undefined;
     const binding = codeBinding(dpopJkt, proof);
     const pushed = await this.commands.execute(new PushAuthorizationRequest({
       clientId: client.client_id, redirectUri, codeChallenge: codeChallenge!, codeChallengeMethod: 'S256', authoritySet, intent,
       ...(state !== undefined ? { state } : {}),
       ...(binding !== undefined ? { dpopJkt: binding } : {}),
     }));
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return { request_uri: pushed.requestUri, expires_in: pushed.expiresIn };
   }
 
@@ -77,7 +78,7 @@ export class ParController {
     // DESIGN 2.2, 2.4: the parent grant comes with a proof of the key it is bound to (htm POST, htu /par, ath = hash of parent_token).
     const proof = await this.oauth.verifyDpop(request, '/par', parentToken);
     const created = await this.commands.execute(new CreateChildMission({ client, claimedParent, parentToken, childActor, intent, authoritySet, cascadeMode, proof }));
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return { request_uri: created.requestUri, expires_in: created.expiresIn };
   }
 }

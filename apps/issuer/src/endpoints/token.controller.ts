@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response } from 'fastify';
+import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
 import { formOf } from '../http/oauth-form.js';
 import { formParameters } from '../http/form-parameters.js';
 import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
@@ -38,19 +39,19 @@ export class TokenController {
       const { code, redirect_uri: redirectUri, code_verifier: codeVerifier } = formParameters(AuthorizationCodeForm, form);
       // RFC 9449 §5 / DESIGN 2.2: every token is DPoP-bound, so the proof is required (checked last among syntax: it burns its jti).
       const proof = await this.oauth.verifyDpop(request, '/token');
-      response.set(NO_STORE);
+      response.headers(NO_STORE);
       return this.commands.execute(new RedeemAuthorizationCode(client, code!, redirectUri!, codeVerifier, proof));
     }
     if (grantType === CHILD_CREATION_GRANT_TYPE) {
       // DESIGN 2.4: the child actor redeems the request_uri with its own key.
       const grantToken = childGrantTokenOf(form);
       const proof = await this.oauth.verifyDpop(request, '/token');
-      response.set(NO_STORE);
+      response.headers(NO_STORE);
       return this.commands.execute(new RedeemChildGrant(client, grantToken, proof));
     }
     const { refresh_token: refreshToken } = formParameters(RefreshTokenForm, form);
     const proof = await this.oauth.verifyDpop(request, '/token');
-    response.set(NO_STORE);
+    response.headers(NO_STORE);
     return this.commands.execute(new RefreshTokens(client, refreshToken!, proof));
   }
 
@@ -63,7 +64,7 @@ export class TokenController {
     const { token, token_type_hint: hint } = formParameters(RevocationForm, form);
     refuseAccessToken(token!, hint);
     await this.commands.execute(new RevokeToken(client, token!));
-    response.set(NO_STORE);
+    response.headers(NO_STORE);
     return {};
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { DpopNonces } from '@mission/issuer-oauth';
 import type { Observable } from 'rxjs';
 import { DPOP_NONCES } from './dpop-nonce-config.js';
@@ -10,7 +10,7 @@ export class DpopNonceInterceptor implements NestInterceptor {
   constructor(@Inject(DPOP_NONCES) private readonly nonces: DpopNonces | undefined) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.nonces) context.switchToHttp().getResponse<Response>().setHeader('DPoP-Nonce', this.nonces.issue());
+    if (this.nonces) context.switchToHttp().getResponse<FastifyReply>().header('DPoP-Nonce', this.nonces.issue());
     return next.handle();
   }
 }

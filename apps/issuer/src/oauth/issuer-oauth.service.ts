@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { EVENT_STORE, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import type { EventStore } from '@mission/event-store';
 import {
@@ -36,7 +36,7 @@ export class IssuerOAuth {
   }
 
   /** `private_key_jwt` (RFC 7523); every failure is 401 invalid_client. */
-  authenticate(form: OAuthForm, request: Pick<Request, 'headers'>): Promise<AuthenticatedClient<ClientRegistration>> {
+  authenticate(form: OAuthForm, request: { readonly headers: IncomingHttpHeaders }): Promise<AuthenticatedClient<ClientRegistration>> {
     const authorization = request.headers['authorization'];
     return authenticateClient(form.toRecord(), { clients: this.clients, jtis: this.jtis, clock: this.clock, issuer: this.issuer }, {
       ...(authorization !== undefined ? { authorization } : {}),
@@ -44,9 +44,9 @@ export class IssuerOAuth {
   }
 
   /** RFC 9449 §4.3 for a request to `path` on this issuer; `accessToken` adds the `ath` check. */
-  verifyDpop(request: Pick<Request, 'method' | 'headersDistinct'>, path: string, accessToken?: string): Promise<VerifiedDpopProof> {
+  verifyDpop(request: { readonly raw: Pick<IncomingMessage, 'method' | 'headersDistinct'> }, path: string, accessToken?: string): Promise<VerifiedDpopProof> {
     return verifyDpopProof(
-      { method: request.method, url: this.endpoint(path), dpop: request.headersDistinct['dpop'], ...(accessToken !== undefined ? { accessToken } : {}) },
+      { method: request.raw.method ?? '', url: this.endpoint(path), dpop: request.raw.headersDistinct['dpop'], ...(accessToken !== undefined ? { accessToken } : {}) },
       { jtis: this.jtis, clock: this.clock, ...(this.nonces ? { nonces: this.nonces } : {}) },
     );
   }

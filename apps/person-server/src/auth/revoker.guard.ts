@@ -1,5 +1,6 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { pathOf } from '@mission/platform';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { signatureKeyOf } from './authentication-rules.js';
@@ -14,12 +15,12 @@ const revokers = new WeakMap<object, Revoker>();
 
 /** Controller parameter: the {@link Revoker} {@link RevokerGuard} authenticated. */
 export const AuthenticatedRevoker = createParamDecorator((_data: unknown, context: ExecutionContext): Revoker => {
-  const revoker = revokers.get(context.switchToHttp().getRequest<Request>());
+  const revoker = revokers.get(context.switchToHttp().getRequest<FastifyRequest>());
   if (revoker === undefined) throw new Error('the request was not authenticated: add @UseGuards(RevokerGuard)');
   return revoker;
 });
 
-function signedByResourceKey(request: Request): boolean {
+function signedByResourceKey(request: FastifyRequest): boolean {
   try {
     return signatureKeyOf(request.headers).scheme === 'jwks_uri';
   } catch {
@@ -42,14 +43,14 @@ export class RevokerGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request & { rawBody?: Buffer }>();
+    const request = context.switchToHttp().getRequest<FastifyRequest & { rawBody?: Buffer }>();
     if (!signedByResourceKey(request)) {
       await this.signed.canActivate(context);
       revokers.set(request, authenticatedCallerOf(request));
       return true;
     }
     const source = request.ip ?? request.socket?.remoteAddress;
-    const seen = { ...(source !== undefined ? { source } : {}), method: request.method, path: request.path };
+    const seen = { ...(source !== undefined ? { source } : {}), method: request.method, path: pathOf(request) };
     const sourceRefusal = this.limiter.trySource(source);
     if (sourceRefusal !== undefined) {
       this.audit.record({ kind: 'rate_limited', reason: sourceRefusal.limit, ...seen });

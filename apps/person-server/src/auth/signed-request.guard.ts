@@ -1,5 +1,6 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { requestFacts } from '../http/request-facts.js';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { callerKey, type AuthenticatedCaller } from '../identity/authenticated-caller.js';
@@ -18,7 +19,7 @@ export function authenticatedCallerOf(request: object): AuthenticatedCaller {
 
 /** Controller parameter: the {@link AuthenticatedCaller} of a route guarded by {@link SignedRequestGuard}. */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedCaller =>
-  authenticatedCallerOf(context.switchToHttp().getRequest<Request>()),
+  authenticatedCallerOf(context.switchToHttp().getRequest<FastifyRequest>()),
 );
 
 /**
@@ -37,16 +38,9 @@ export class SignedRequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const request = http.getRequest<Request & { rawBody?: Buffer }>();
-    const response = http.getResponse<Response>();
-    const requestId = response.locals?.['requestId'];
-    const source = request.ip ?? request.socket?.remoteAddress;
-    const seen = {
-      ...(source !== undefined ? { source } : {}),
-      method: request.method,
-      path: request.path,
-      ...(typeof requestId === 'string' ? { requestId } : {}),
-    };
+    const request = http.getRequest<FastifyRequest & { rawBody?: Buffer }>();
+    const seen = requestFacts(request);
+    const { source } = seen;
 
     const sourceRefusal = this.limiter.trySource(source);
     if (sourceRefusal !== undefined) {

@@ -1,6 +1,6 @@
 import { Controller, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response, FastifyRequest as Request } from 'fastify';
 import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
 import { requestFacts } from '../http/request-facts.js';
@@ -23,8 +23,8 @@ export class MissionBlobDeletionController {
   @Post('blob-deletions')
   @BlobDeletionOperation()
   async deleteBlob(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
-    response.setHeader('Cache-Control', 'no-store');
-    const answer = await this.commands.execute(new DeleteMissionBody(caller, strictJsonBody(request), requestFacts(request, response)));
+    response.header('Cache-Control', 'no-store');
+    const answer = await this.commands.execute(new DeleteMissionBody(caller, strictJsonBody(request), requestFacts(request)));
     response.status(200);
     return answer;
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response, FastifyRequest as Request } from 'fastify';
 import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
@@ -43,28 +43,28 @@ export class MissionController {
   @Post()
   @MissionOperation()
   async mission(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     const body = strictJsonBody(request);
     if (isObject(body) && Object.hasOwn(body, 'operation')) {
-      const answer = await this.operation(caller, body, requestFacts(request, response));
+      const answer = await this.operation(caller, body, requestFacts(request));
       response.status(200);
       return answer;
     }
     const pendingId = await this.commands.execute(new ProposeMission(caller, body));
     response.status(202);
-    response.setHeader('Location', `${this.settings.baseUrl}/mission/pending/${pendingId}`);
-    response.setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
+    response.header('Location', `${this.settings.baseUrl}/mission/pending/${pendingId}`);
+    response.header('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
     return { status: 'pending' };
   }
 
   @Get('pending/:id')
   @PendingProposalOperation()
   async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<unknown> {
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     const result = await this.queries.execute(new PollProposal(caller, id));
     switch (result.status) {
       case 'pending':
-        response.status(202).setHeader('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
+        response.status(202).header('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
         return { status: 'pending' };
       case 'approved':
         response.status(200);
@@ -78,7 +78,7 @@ export class MissionController {
   @Post('approvals')
   @ApprovalsOperation()
   async approvals(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     const answer = await this.commands.execute(new DecideProposal(caller, strictJsonBody(request)));
     response.status(200);
     return answer;

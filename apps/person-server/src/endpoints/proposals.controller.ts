@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response, FastifyRequest as Request } from 'fastify';
 import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
 import { strictJsonBody } from '../http/strict-json-body.js';
@@ -26,7 +26,7 @@ export class ProposalsController {
   @HttpCode(200)
   @PendingProposalsOperation()
   async pending(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return this.queries.execute(new ListPendingProposals(caller, strictJsonBody(request)));
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply as Response, FastifyRequest as Request } from 'fastify';
 import { AuthenticatedRevoker, RevokerGuard } from '../auth/revoker.guard.js';
 import type { Revoker } from '../auth/revoker.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
@@ -27,7 +27,7 @@ export class RevocationController {
   @HttpCode(200)
   @RevocationOperation()
   async revoke(@AuthenticatedRevoker() revoker: Revoker, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
-    response.setHeader('Cache-Control', 'no-store');
-    await this.commands.execute(new RevokeAuthToken(revoker, strictJsonBody(request), requestFacts(request, response)));
+    response.header('Cache-Control', 'no-store');
+    await this.commands.execute(new RevokeAuthToken(revoker, strictJsonBody(request), requestFacts(request)));
   }
 }

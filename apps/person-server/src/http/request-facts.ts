@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { pathOf } from '@mission/platform';
 
 /** What the request-level code passes along for the security audit (spec 5.9, 6): never bodies or headers. */
 export interface RequestFacts {
@@ -8,8 +9,7 @@ export interface RequestFacts {
   readonly requestId?: string;
 }
 
-export function requestFacts(request: Request, response: Response): RequestFacts {
-  const requestId = response.locals?.['requestId'];
+export function requestFacts(request: FastifyRequest): RequestFacts {
   const source = request.ip ?? request.socket?.remoteAddress;
-  return { ...(source !== undefined ? { source } : {}), method: request.method, path: request.path, ...(typeof requestId === 'string' ? { requestId } : {}) };
+  return { ...(source !== undefined ? { source } : {}), method: request.method, path: pathOf(request), requestId: request.id };
 }

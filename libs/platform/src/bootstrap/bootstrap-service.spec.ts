@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { BadRequestException, Controller, Get, Module, Param, Post, Req } from '@nestjs/common';
 import { EventStoreStartupError } from '@mission/event-store';
-import type { Request } from 'express';
+import type { FastifyRequest as Request } from 'fastify';
 import { ConfigError } from '../config/config-error.js';
 import { object, string } from '../config/schema.js';
 import { ReadinessRegistry } from '../health/readiness.js';

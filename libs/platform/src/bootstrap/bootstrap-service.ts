@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
 import { readServiceSettings, type ServiceSettings } from '../config/service-settings.js';
@@ -10,11 +10,11 @@ import { ReadinessRegistry } from '../health/readiness.js';
 import { installBodyParsers } from '../http/body-parsers.js';
 import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
-import { LimitedExpressAdapter } from '../http/http-server-limits.js';
+import { limitedFastifyAdapter } from '../http/http-server-limits.js';
 import { loadSigningKeys } from '../keys/load-signing-keys.js';
 import { startManagementServer, type ManagementServer } from '../management/management-server.js';
 import { createLogger } from '../logging/create-logger.js';
-import { bindTrace, traceRequests } from '../tracing/trace-requests.js';
+import { traceRequests } from '../tracing/trace-requests.js';
 import { NestPinoLogger } from '../logging/nest-logger.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
@@ -35,7 +35,7 @@ export interface BootstrapOptions {
 }
 
 export interface RunningService {
-  readonly app: NestExpressApplication;
+  readonly app: NestFastifyApplication;
   readonly settings: ServiceSettings;
   readonly logger: Logger;
   /** The port actually bound (differs from PORT when PORT is 0). */
@@ -69,31 +69,29 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
 
   const metrics = new ServiceMetrics(definition.name);
   const appendObserver = definition.domainMetrics?.(metrics.registry);
-  const app = await NestFactory.create<NestExpressApplication>(
+  const app = await NestFactory.create<NestFastifyApplication>(
     {
       module: class ServiceRootModule {},
       imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys, ...(appendObserver ? { appendObserver } : {}) }), EventStoreModule, definition.module],
     },
-    new LimitedExpressAdapter(settings.http),
+    limitedFastifyAdapter(settings.http, settings.requestBodyLimitBytes),
     {
       logger: new NestPinoLogger(logger),
-      // Raw bytes stay on req.rawBody for content digests and strict JSON parsing; parsers are installed below with limits.
-      rawBody: true,
+      // Parsers are installed below: they keep the raw bytes on req.rawBody for content digests and strict JSON parsing.
       bodyParser: false,
       // Nest would otherwise abort() the process on a start-up error; callers decide what to do instead.
       abortOnError: false,
     },
   );
-  app.disable('x-powered-by');
-  app.use(observeRequests(logger, metrics));
-  app.use(traceRequests());
+  const fastify = app.getHttpAdapter().getInstance();
+  observeRequests(fastify, logger, metrics);
+  traceRequests(fastify);
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
-  app.use(bindTrace);
-  app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat));
+  app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat, settings.requestBodyLimitBytes));
   if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 
   try {
-    await app.listen(settings.port);
+    await listenOnAllInterfaces(app, settings.port);
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
@@ -132,4 +130,15 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
     ...(management ? { managementUrl: `http://127.0.0.1:${management.port}` } : {}),
     stop,
   };
+}
+
+/** Like Node's `server.listen(port)` (Fastify alone would bind to localhost only): every interface, IPv6 where the host has it. */
+async function listenOnAllInterfaces(app: NestFastifyApplication, port: number): Promise<void> {
+  try {
+    await app.listen(port, '::');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw error;
+    await app.listen(port, '0.0.0.0');
+  }
 }

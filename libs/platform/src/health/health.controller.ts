@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { liveness, readinessAnswer } from '../management/management-answers.js';
 import { ReadinessRegistry } from './readiness.js';
 
@@ -32,8 +32,8 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the event store answers, projections caught up, process managers running', description: 'On MANAGEMENT_PORT instead when it is set (then 404 here).' })
   @ApiOkResponse({ description: 'Ready', content: { 'application/json': { schema: READINESS_SCHEMA } } })
   @ApiServiceUnavailableResponse({ description: 'Not ready (a check failed, or the service is shutting down)', content: { 'application/json': { schema: READINESS_SCHEMA } } })
-  async readyz(@Res() response: Response): Promise<void> {
+  async readyz(@Res() response: FastifyReply): Promise<void> {
     const answer = await readinessAnswer(this.readiness);
-    response.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
+    response.status(answer.status).header('Cache-Control', 'no-store').send(answer.body);
   }
 }

@@ -1,59 +1,82 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import { parse as parseQueryString } from 'node:querystring';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { InvalidRequestError, ProtocolError } from '@mission/protocol-errors';
 
 /** What a service does with a request body sent with a `Content-Encoding` (other than `identity`). */
 export type ContentCodingPolicy = 'inflate' | 'refuse';
 
+/** Form bodies: OAuth parameters are flat strings, and a few dozen at most. */
+const MAX_FORM_PARAMETERS = 200;
+const JSON_TYPES = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+type RawBodyRequest = FastifyRequest & { rawBody?: Buffer };
+
 /**
- * JSON and form bodies, size-capped, with the exact received bytes kept on `req.rawBody` (the app is
- * created with `rawBody: true`): content digests and strict JSON parsing need the bytes, not a re-serialisation.
+ * Request bodies, size-capped, with the exact received bytes kept on `req.rawBody`: content digests, strict JSON
+ * and the OAuth form parser read the bytes, never a re-serialisation. JSON bodies (`application/json`,
+ * `application/*+json`) must parse; form bodies are parsed flat (`a[b]=c` is the name `a[b]`); any other type is
+ * kept as bytes for the endpoint to refuse with its own error (an OAuth endpoint says which type it needs).
  *
- * With `contentCodings: 'refuse'` a coded body (gzip, deflate, br, …) is answered 415 before any decoding:
- * body-parser's `verify` hook — the source of `req.rawBody` — only ever sees the *decoded* bytes, so a
- * digest checked against `req.rawBody` would be over the inflated content, not the bytes received
- * (RFC 9530 §2; ADR 0014).
+ * With `contentCodings: 'refuse'` a coded body (gzip, deflate, br, …) is answered 415 before any decoding: a digest
+ * checked against decoded bytes would be over the inflated content, not the bytes received (RFC 9530 §2; ADR 0014).
+ * With `'inflate'` gzip, deflate and br are decoded (the size cap applies to the decoded bytes too).
  */
-export function installBodyParsers(app: NestExpressApplication, limitBytes: number, contentCodings: ContentCodingPolicy = 'inflate'): void {
-  const inflate = contentCodings === 'inflate';
-  app.useBodyParser('json', { limit: limitBytes, type: ['application/json', 'application/*+json'], strict: true, inflate });
-  // extended: false — OAuth form parameters are flat strings; nested `a[b]=c` objects are never meant.
-  app.useBodyParser('urlencoded', { limit: limitBytes, extended: false, parameterLimit: 200, inflate });
-  app.use(translateBodyParserErrors(limitBytes));
-}
-
-interface BodyParserError {
-  readonly type: string;
-  readonly status: number;
-}
-
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && typeof (error as BodyParserError).status === 'number';
-}
-
-/**
- * body-parser's own messages echo parts of the body back and name library internals; these replace
- * them with protocol errors that say what to fix.
- */
-function translateBodyParserErrors(limitBytes: number) {
-  return (error: unknown, _request: Request, _response: Response, next: NextFunction): void => {
-    if (!isBodyParserError(error)) return next(error);
-    switch (error.type) {
-      case 'entity.parse.failed':
-        return next(new InvalidRequestError('the request body is not valid JSON', { cause: error }));
-      case 'entity.too.large':
-        return next(new ProtocolError(413, 'invalid_request', `the request body exceeds ${limitBytes} bytes`, { cause: error }));
-      case 'parameters.too.many':
-        return next(new ProtocolError(413, 'invalid_request', 'the form body has too many parameters', { cause: error }));
-      case 'charset.unsupported':
-        return next(new ProtocolError(415, 'invalid_request', 'the request body charset is not supported (use utf-8)', { cause: error }));
-      case 'encoding.unsupported':
-        return next(new ProtocolError(415, 'invalid_request', 'the request body content-encoding is not supported (send the body without Content-Encoding)', { cause: error }));
-      default:
-        if (error.status >= 400 && error.status < 500) {
-          return next(new ProtocolError(error.status, 'invalid_request', 'the request body could not be read', { cause: error }));
-        }
-        return next(error);
+export function installBodyParsers(app: NestFastifyApplication, limitBytes: number, contentCodings: ContentCodingPolicy = 'inflate'): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addHook('preParsing', async (request, _reply, payload) => decodedPayload(request, payload, contentCodings));
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limitBytes }, (request, body, done) => {
+    const raw = body as Buffer;
+    (request as RawBodyRequest).rawBody = raw;
+    try {
+      done(null, parsedBody(request.headers['content-type'] ?? '', raw));
+    } catch (error) {
+      done(error as Error, undefined);
     }
-  };
+  });
+}
+
+function decodedPayload(request: FastifyRequest, payload: Readable, policy: ContentCodingPolicy): Readable {
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return payload;
+  const decoder = DECODERS[coding];
+  if (policy === 'refuse' || decoder === undefined) {
+    throw new ProtocolError(415, 'invalid_request', 'the request body content-encoding is not supported (send the body without Content-Encoding)');
+  }
+  const decoded = payload.pipe(decoder()) as unknown as Readable & { receivedEncodedLength?: number };
+  // Fastify compares Content-Length with the coded bytes received (this property) and caps both them and the decoded bytes.
+  decoded.receivedEncodedLength = 0;
+  payload.on('data', (chunk: Buffer) => (decoded.receivedEncodedLength! += chunk.length));
+  payload.on('error', (error) => decoded.destroy(error));
+  return decoded;
+}
+
+function parsedBody(contentType: string, raw: Buffer): unknown {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  const isJson = JSON_TYPES.test(contentType);
+  const isForm = !isJson && FORM_TYPE.test(contentType);
+  if (!isJson && !isForm) return undefined;
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new ProtocolError(415, 'invalid_request', 'the request body charset is not supported (use utf-8)');
+  }
+  if (isForm) return formBody(raw);
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new InvalidRequestError('the request body is not valid JSON', { cause: error });
+  }
+}
+
+function formBody(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  let parameters = text.length === 0 ? 0 : 1;
+  for (let index = text.indexOf('&'); index !== -1; index = text.indexOf('&', index + 1)) parameters += 1;
+  if (parameters > MAX_FORM_PARAMETERS) throw new ProtocolError(413, 'invalid_request', 'the form body has too many parameters');
+  return { ...parseQueryString(text) };
 }

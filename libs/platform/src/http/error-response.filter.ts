@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf } from './request-observer.js';
 import type { Logger } from 'pino';
 import { ProtocolError, type ProtocolErrorMember } from '@mission/protocol-errors';
 
@@ -48,22 +49,23 @@ export class ErrorResponseFilter implements ExceptionFilter {
   constructor(
     private readonly logger: Logger,
     private readonly format: ErrorFormat = 'oauth',
+    private readonly bodyLimitBytes?: number,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
-    const reply = this.inFormat(this.toReply(exception, request));
-    if (response.headersSent) {
+    const request = http.getRequest<FastifyRequest>();
+    const response = http.getResponse<FastifyReply>();
+    const reply = this.inFormat(this.toReply(fromServer(exception, this.bodyLimitBytes), request));
+    if (response.sent || response.raw.headersSent) {
       // Too late for a status: cut the connection so the client sees a failure, not a truncated success.
-      response.destroy();
+      response.raw.destroy();
       return;
     }
     response.status(reply.status);
-    for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('Content-Type', `${reply.contentType}; charset=utf-8`);
+    for (const [name, value] of Object.entries(reply.headers)) response.header(name, value);
+    response.header('Cache-Control', 'no-store');
+    response.header('Content-Type', `${reply.contentType}; charset=utf-8`);
     response.send(JSON.stringify(reply.body));
   }
 
@@ -85,9 +87,9 @@ export class ErrorResponseFilter implements ExceptionFilter {
     };
   }
 
-  private toReply(exception: unknown, request: Request): ErrorReply {
+  private toReply(exception: unknown, request: FastifyRequest): ErrorReply {
     if (exception instanceof ProtocolError) {
-      if (exception.status >= 500) this.logger.warn({ err: exception, method: request.method, path: request.path }, 'request answered with a server-side protocol error');
+      if (exception.status >= 500) this.logger.warn({ err: exception, method: request.method, path: pathOf(request) }, 'request answered with a server-side protocol error');
       return { status: exception.status, body: exception.toBody(), headers: exception.headers, contentType: exception.contentType };
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
@@ -101,7 +103,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
       };
     }
     const status = exception instanceof HttpException ? exception.getStatus() : 500;
-    this.logger.error({ err: exception, method: request.method, path: request.path, status }, 'request failed with an unexpected error');
+    this.logger.error({ err: exception, method: request.method, path: pathOf(request), status }, 'request failed with an unexpected error');
     return {
       status,
       body: { error: status === 503 ? 'temporarily_unavailable' : 'server_error' },
@@ -119,4 +121,37 @@ function describeHttpException(exception: HttpException): string | undefined {
   if (typeof message === 'string') return message;
   if (Array.isArray(message)) return message.filter((part) => typeof part === 'string').join('; ');
   return undefined;
+}
+
+/** The errors Fastify raises itself before a handler runs (reading the body, its length, its type). */
+interface ServerError {
+  readonly code: string;
+  readonly statusCode: number;
+}
+
+const SERVER_ERROR_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the request body length does not match Content-Length',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the request body media type is not supported',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty',
+  FST_ERR_BAD_URL: 'the request URL is malformed',
+};
+
+function isServerError(error: unknown): error is ServerError {
+  return error instanceof Error && typeof (error as Partial<ServerError>).code === 'string' && (error as Partial<ServerError>).code!.startsWith('FST_')
+    && typeof (error as Partial<ServerError>).statusCode === 'number';
+}
+
+/** Fastify's own 4xx errors as protocol errors that say what to fix (their messages name library internals). */
+function fromServer(exception: unknown, bodyLimitBytes: number | undefined): unknown {
+  // Nest's Fastify adapter hands them on as an HttpException with the Fastify error as its cause.
+  const error = exception instanceof HttpException && isServerError(exception.cause) ? exception.cause : exception;
+  if (!isServerError(error) || error.statusCode >= 500 || error.statusCode < 400) return exception;
+  return serverErrorAsProtocolError(error, bodyLimitBytes);
+}
+
+function serverErrorAsProtocolError(exception: ServerError, bodyLimitBytes: number | undefined): ProtocolError {
+  if (exception.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ProtocolError(413, 'invalid_request', bodyLimitBytes !== undefined ? `the request body exceeds ${bodyLimitBytes} bytes` : 'the request body is too large', { cause: exception });
+  }
+  return new ProtocolError(exception.statusCode, 'invalid_request', SERVER_ERROR_MESSAGES[exception.code] ?? 'the request could not be read', { cause: exception });
 }

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ExpressAdapter } from '@nestjs/platform-express';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 
 /**
  * How long and how often one client may hold the service's HTTP server (issue 15, item 7; ADR 0056).
@@ -19,30 +21,42 @@ export interface HttpServerLimits {
   readonly maxConnectionsPerSource: number;
 }
 
-/**
- * Nest's Express adapter creates the HTTP server without options, and Node checks header and request
- * timeouts only every `connectionsCheckingInterval` (default 30 s): the server is created here instead, with
- * the timeouts and an interval fine enough for them.
- */
-export class LimitedExpressAdapter extends ExpressAdapter {
-  constructor(private readonly limits: HttpServerLimits) {
-    super();
-  }
+/** The routes the HTTP server registered, by Fastify instance: the OpenAPI contract test compares them with the document. */
+const registeredRoutes = new WeakMap<object, { method: string; url: string }[]>();
 
-  override initHttpServer(): void {
-    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerSource } = this.limits;
-    const server = createServer(
-      {
-        headersTimeout: headersTimeoutMs,
-        requestTimeout: requestTimeoutMs,
-        keepAliveTimeout: keepAliveTimeoutMs,
-        connectionsCheckingInterval: checkingInterval(this.limits),
-      },
-      this.getInstance(),
-    );
-    if (maxConnectionsPerSource > 0) capConnectionsPerSource(server, maxConnectionsPerSource);
-    this.httpServer = server;
-  }
+export function routesOf(instance: object): readonly { method: string; url: string }[] {
+  return registeredRoutes.get(instance) ?? [];
+}
+
+/**
+ * Nest's Fastify adapter (ADR 0062 replaced Express: 4.6 × less CPU per request on the same Nest controller)
+ * with the HTTP server created here, with the timeouts and an interval fine enough for them (Node checks
+ * header and request timeouts only every `connectionsCheckingInterval`, default 30 s), and the per-source cap.
+ * The request id is the caller's `X-Request-Id` when it is short and harmless in a log line, else a UUID.
+ */
+export function limitedFastifyAdapter(limits: HttpServerLimits, bodyLimitBytes: number): FastifyAdapter {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerSource } = limits;
+  const adapter = new FastifyAdapter({
+    serverFactory: (handler: RequestListener) => {
+      const server = createServer(
+        { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: checkingInterval(limits) },
+        handler,
+      );
+      if (maxConnectionsPerSource > 0) capConnectionsPerSource(server, maxConnectionsPerSource);
+      return server;
+    },
+    bodyLimit: bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // As Express did: /par/ is /par.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const routes: { method: string; url: string }[] = [];
+  registeredRoutes.set(adapter.getInstance(), routes);
+  adapter.getInstance().addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method: method.toLowerCase(), url: route.url });
+  });
+  return adapter;
 }
 
 /** A quarter of the shortest timeout, between 50 ms and 1 s: a slow client is cut at most that late. */
@@ -67,4 +81,12 @@ export function capConnectionsPerSource(server: Server, max: number): void {
       else open.set(source, left);
     });
   });
+}
+
+/** A caller-supplied id is kept only if it is short and harmless in a log line. */
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestIdOf(request: IncomingMessage): string {
+  const offered = request.headers['x-request-id'];
+  return typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
 }

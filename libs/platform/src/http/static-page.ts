@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { NotFoundException } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 
 /**
  * The policy of the browser pages the services serve (the PS console, ADR 0040; the issuer's operator view,
@@ -28,7 +28,7 @@ export interface StaticAsset {
  * Sends one file of a static page with STATIC_PAGE_CSP and the hardening headers. A missing file (the bundle is
  * made by `npm run build`) is a 404 that says so, never a 5xx.
  */
-export async function sendStaticFile(response: Response, path: string, type: string): Promise<void> {
+export async function sendStaticFile(response: FastifyReply, path: string, type: string): Promise<void> {
   let body: Buffer;
   try {
     body = await readFile(path);
@@ -37,11 +37,13 @@ export async function sendStaticFile(response: Response, path: string, type: str
   }
   response
     .status(200)
-    .setHeader('Content-Type', type)
-    .setHeader('Content-Security-Policy', STATIC_PAGE_CSP)
-    .setHeader('X-Content-Type-Options', 'nosniff')
-    .setHeader('Referrer-Policy', 'no-referrer')
-    .setHeader('Cross-Origin-Opener-Policy', 'same-origin')
-    .setHeader('Cache-Control', 'no-cache')
-    .end(body);
+    .headers({
+      'Content-Type': type,
+      'Content-Security-Policy': STATIC_PAGE_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cache-Control': 'no-cache',
+    })
+    .send(body);
 }

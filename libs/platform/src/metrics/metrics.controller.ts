@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ServiceMetrics } from './service-metrics.js';
 
 /** /metrics on the public port; with MANAGEMENT_PORT set it moves to the management server instead. */
@@ -13,8 +13,8 @@ export class MetricsController {
   @ApiOperation({ summary: 'Prometheus metrics (text exposition format)', description: 'On MANAGEMENT_PORT instead when it is set (then 404 here).' })
   @ApiProduces('text/plain; version=0.0.4; charset=utf-8')
   @ApiOkResponse({ content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } })
-  async metricsText(@Res() response: Response): Promise<void> {
+  async metricsText(@Res() response: FastifyReply): Promise<void> {
     const text = await this.metrics.registry.metrics();
-    response.status(200).set('Content-Type', this.metrics.registry.contentType).set('Cache-Control', 'no-store').send(text);
+    response.status(200).header('Content-Type', this.metrics.registry.contentType).header('Cache-Control', 'no-store').send(text);
   }
 }

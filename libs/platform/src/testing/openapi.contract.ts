@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { RunningService } from '../bootstrap/bootstrap-service.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../openapi/openapi.js';
+import { routesOf } from '../http/http-server-limits.js';
 
 export interface OpenApiContractOptions {
   readonly serviceName: string;
@@ -38,23 +39,14 @@ interface OpenApiDocument {
 const NOT_API = (path: string): boolean => path === OPENAPI_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
 
 /**
- * Every (method, path) the Express router of the running app answers, as OpenAPI spells paths (`:id` →
- * `{id}`). Read from the router itself, so a route added by any means — a controller, an adapter call — is seen.
+ * Every (method, path) the HTTP server of the running app answers, as OpenAPI spells paths (`:id` → `{id}`).
+ * Read from the server's route registrations, so a route added by any means — a controller, a plugin — is seen.
+ * HEAD routes are the ones Fastify adds for every GET; the not-found handler's catch-all is no route.
  */
 export function routerRoutes(service: RunningService): { method: string; path: string }[] {
-  const express = service.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string | string[]; methods: Record<string, boolean> } }[] } };
-  const routes: { method: string; path: string }[] = [];
-  for (const layer of express.router.stack) {
-    if (!layer.route) continue;
-    const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-    for (const path of paths) {
-      for (const method of Object.keys(layer.route.methods)) {
-        if (method === '_all') continue;
-        routes.push({ method, path: path.replace(/:([A-Za-z0-9_]+)/g, '{$1}') });
-      }
-    }
-  }
-  return routes;
+  return routesOf(service.app.getHttpAdapter().getInstance())
+    .filter((route) => route.method !== 'head' && !route.url.includes('*'))
+    .map((route) => ({ method: route.method, path: route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}') }));
 }
 
 export function describeOpenApiContract(options: OpenApiContractOptions): void {

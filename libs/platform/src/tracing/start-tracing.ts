@@ -1,7 +1,6 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -26,10 +25,10 @@ export interface StartTracingOptions {
  * the exporter reads the other standard `OTEL_EXPORTER_OTLP_*` variables itself (headers, timeout).
  * `OTEL_SDK_DISABLED=true` wins.
  *
- * The HTTP and Express instrumentations patch what they can reach (the services are ESM, so without the
- * `--import @opentelemetry/instrumentation/hook.mjs` loader only `node:http`'s server prototype and CommonJS
- * `express`); the server span of every request is guaranteed by the platform's own middleware
- * (`traceRequests`), which reuses the instrumentation's span when there is one.
+ * The HTTP instrumentation patches what it can reach (the services are ESM, so without the
+ * `--import @opentelemetry/instrumentation/hook.mjs` loader only `node:http`'s server prototype); the server span
+ * of every request is guaranteed by the platform's own hook (`traceRequests`), which reuses the instrumentation's
+ * span when there is one.
  */
 export function startTracing(options: StartTracingOptions): Tracing | undefined {
   const { env } = options;
@@ -38,7 +37,7 @@ export function startTracing(options: StartTracingOptions): Tracing | undefined 
   if (options.exporter === undefined && url === undefined) return undefined;
   // The URL is resolved here from `env` (not left to the exporter's own read of process.env), so what is checked is what is used.
   const exporter = options.exporter ?? new OTLPTraceExporter({ url });
-  const instrumentations = options.exporter !== undefined ? [] : [new HttpInstrumentation(), new ExpressInstrumentation()];
+  const instrumentations = options.exporter !== undefined ? [] : [new HttpInstrumentation()];
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? options.serviceName }),
     spanProcessors: [options.exporter !== undefined ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],

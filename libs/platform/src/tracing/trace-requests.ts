@@ -1,6 +1,6 @@
 import { context, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { runWithRequestTrace, type RequestTrace } from '@mission/es-kit';
 
 const TRACER = 'mission-platform';
@@ -10,59 +10,62 @@ const TRACER = 'mission-platform';
  */
 const w3c = new W3CTraceContextPropagator();
 const headerGetter = {
-  keys: (carrier: Request) => Object.keys(carrier.headers),
-  get: (carrier: Request, key: string) => carrier.headers[key],
+  keys: (carrier: FastifyRequest) => Object.keys(carrier.headers),
+  get: (carrier: FastifyRequest, key: string) => carrier.headers[key],
 };
 
-const SPAN = Symbol('request span');
-type TracedResponse = Response & { [SPAN]?: { span: Span; trace: RequestTrace; active: ReturnType<typeof context.active> } };
+interface TracedRequest {
+  readonly span: Span;
+  readonly trace: RequestTrace;
+  readonly active: ReturnType<typeof context.active>;
+}
+const traced = new WeakMap<FastifyRequest, TracedRequest>();
+
+/** The trace ids of a request (for its log line), once `traceRequests` ran. */
+export function requestTraceOf(request: FastifyRequest): RequestTrace | undefined {
+  return traced.get(request)?.trace;
+}
 
 /**
- * First middleware: the request's server span, child of an incoming `traceparent` (the HTTP instrumentation's
- * span when it patched the server), ended with the status and the matched route when the response ends.
- * Needs `res.locals.requestId` (set by `observeRequests`, which runs before it).
+ * The request's server span, child of an incoming `traceparent` (the HTTP instrumentation's span when it patched
+ * the server), ended with the status and the matched route when the response ends; then the rest of the request
+ * runs in its trace: the OpenTelemetry context (outgoing calls, child spans) and the request trace (event metadata,
+ * log lines). The binding is made in `preHandler`, after the body is read: stream callbacks of the body run outside
+ * the hook's async context.
  */
-export function traceRequests() {
-  return (request: Request, response: Response, next: NextFunction): void => {
+export function traceRequests(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
     const instrumented = trace.getActiveSpan();
     const parent = instrumented !== undefined ? context.active() : w3c.extract(ROOT_CONTEXT, request, headerGetter);
     const span = instrumented ?? trace.getTracer(TRACER).startSpan(`${request.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
     const spanContext = span.spanContext();
-    const requestId = response.locals['requestId'] as string | undefined;
     const requestTrace: RequestTrace = {
-      ...(requestId !== undefined ? { requestId } : {}),
+      requestId: request.id,
       ...(isSpanContextValid(spanContext) ? { traceId: spanContext.traceId, spanId: spanContext.spanId, traceFlags: spanContext.traceFlags } : {}),
     };
-    response.locals['trace'] = requestTrace;
-    (response as TracedResponse)[SPAN] = { span, trace: requestTrace, active: trace.setSpan(parent, span) };
+    traced.set(request, { span, trace: requestTrace, active: trace.setSpan(parent, span) });
     if (instrumented === undefined) {
       let ended = false;
       const end = (): void => {
         if (ended) return;
         ended = true;
-        const route = (request as Request & { route?: { path?: unknown } }).route;
-        if (route !== undefined && typeof route.path === 'string') {
-          span.updateName(`${request.method} ${request.baseUrl}${route.path}`);
-          span.setAttribute('http.route', `${request.baseUrl}${route.path}`);
+        const route = request.routeOptions.url;
+        if (route !== undefined) {
+          span.updateName(`${request.method} ${route}`);
+          span.setAttribute('http.route', route);
         }
-        span.setAttribute('http.response.status_code', response.statusCode);
-        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute('http.response.status_code', reply.raw.statusCode);
+        if (reply.raw.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       };
-      response.once('finish', end);
-      response.once('close', end);
+      reply.raw.once('finish', end);
+      reply.raw.once('close', end);
     }
-    bindTrace(request, response, next);
-  };
-}
-
-/**
- * Runs the rest of the request in its trace: the OpenTelemetry context (outgoing calls, child spans) and the
- * request trace (event metadata, log lines). Installed again after the body parsers, whose stream callbacks
- * run outside the middleware's async context.
- */
-export function bindTrace(_request: Request, response: Response, next: NextFunction): void {
-  const traced = (response as TracedResponse)[SPAN];
-  if (traced === undefined) return next();
-  runWithRequestTrace(traced.trace, () => context.with(traced.active, next));
+    done();
+  });
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    const found = traced.get(request);
+    if (found === undefined) return done();
+    runWithRequestTrace(found.trace, () => context.with(found.active, done));
+  });
 }
