@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { serveSwaggerUi } from './swagger-ui.js';
 
 export type SecuritySchemeObject = Parameters<DocumentBuilder['addSecurity']>[1];
 
@@ -39,11 +41,7 @@ export function buildOpenApiDocument(app: INestApplication, definition: OpenApiD
  * out": every request needs a client assertion, a DPoP proof or an RFC 9421 signature a browser page
  * cannot make.
  */
-export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
-    jsonDocumentUrl: OPENAPI_PATH.slice(1),
-    raw: ['json'],
-    customSiteTitle: document.info.title,
-    swaggerOptions: { validatorUrl: null, supportedSubmitMethods: [] },
-  });
+export function serveOpenApi(app: NestFastifyApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, { ui: false, jsonDocumentUrl: OPENAPI_PATH.slice(1), raw: ['json'] });
+  serveSwaggerUi(app.getHttpAdapter().getInstance(), DOCS_PATH, OPENAPI_PATH, document.info.title);
 }
