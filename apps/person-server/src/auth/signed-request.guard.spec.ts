@@ -22,10 +22,10 @@ function setup(limits = { per_caller_per_minute: 100, per_source_per_minute: 100
   return { guard, audit, appended };
 }
 
+/** The request as Fastify hands it to the guard: `url` is the target as received, `id` the request id. */
 function contextFor(request: TestRequest, ip = '192.0.2.10'): { context: ExecutionContext; express: object } {
-  const express = { ...request, ip, path: request.originalUrl.split('?')[0] };
-  const response = { locals: { requestId: 'req-42' } };
-  const context = { switchToHttp: () => ({ getRequest: () => express, getResponse: () => response }) } as unknown as ExecutionContext;
+  const express = { ...request, ip, url: request.originalUrl, id: 'req-42' };
+  const context = { switchToHttp: () => ({ getRequest: () => express, getResponse: () => ({}) }) } as unknown as ExecutionContext;
   return { context, express };
 }
 

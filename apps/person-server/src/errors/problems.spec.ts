@@ -32,15 +32,18 @@ function send(error: ProtocolError): Sent {
       sent.status = code;
       return this;
     },
-    setHeader(name: string, value: string) {
+    raw: { headersSent: false },
+    sent: false,
+    header(name: string, value: string) {
       sent.headers[name.toLowerCase()] = value;
+      return this;
     },
     send(text: string) {
       sent.body = JSON.parse(text) as Record<string, unknown>;
     },
   };
   const host = {
-    switchToHttp: () => ({ getRequest: () => ({ method: 'POST', path: '/mission' }), getResponse: () => response }),
+    switchToHttp: () => ({ getRequest: () => ({ method: 'POST', url: '/mission' }), getResponse: () => response }),
   } as unknown as ArgumentsHost;
   new ErrorResponseFilter(silentLogger).catch(error, host);
   return sent;
