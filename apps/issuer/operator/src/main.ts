@@ -37,7 +37,8 @@ async function showKey(operator: OperatorKey | undefined): Promise<void> {
   }
 }
 
-async function showTree(missionId: string): Promise<void> {
+/** `reloading`: after a change made on the page, whose notice ("revoked: …") must stay up. */
+async function showTree(missionId: string, reloading = false): Promise<void> {
   const section = byId('tree-section');
   let tree: MissionTree;
   try {
@@ -47,11 +48,11 @@ async function showTree(missionId: string): Promise<void> {
     notice(`The tree could not be read: ${refusalText(error)}`, 'error');
     return;
   }
-  notice('');
+  if (!reloading) notice('');
   section.hidden = false;
   byId('tree-heading').textContent = `Delegation tree of ${tree.mission_id}`;
   byId('tree-observed').textContent = `States as of ${tree.observed_at}${tree.truncated ? ' — truncated: the tree has more missions than one answer carries' : ''}.`;
-  const reload = (): void => void showTree(missionId);
+  const reload = (): void => void showTree(missionId, true);
   byId('tree').replaceChildren(drawTree(tree));
   byId('nodes').replaceChildren(nodeTable(tree, reload));
   byId('evidence').replaceChildren(el('p', {}, 'Reading the Child Evidence…'));
