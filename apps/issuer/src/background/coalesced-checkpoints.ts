@@ -82,6 +82,7 @@ export function withCheckpoints(store: EventStore, checkpoints: CheckpointStore)
     subscribeToAll: (options) => store.subscribeToAll(options),
     tombstoneStream: (streamName, options) => store.tombstoneStream(streamName, options),
     expireStreams: (streamNames) => store.expireStreams(streamNames),
+    whenDurable: () => store.whenDurable(),
     ping: () => store.ping(),
     close: () => store.close(),
   };

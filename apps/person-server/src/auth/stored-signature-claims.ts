@@ -35,7 +35,8 @@ export class StoredSignatureClaims {
       await this.store.appendToStream(
         signatureClaimStreamName(identity),
         [{ type: SIGNATURE_USED, data: { valid_until: validUntil.toISOString() }, metadata: { occurred_at: now.toISOString() } }],
-        { expectedRevision: 'no_stream' },
+        // Decided at commit; on disk before the request's answer leaves (the HTTP layer waits for whenDurable, ADR 0067).
+        { expectedRevision: 'no_stream', acknowledge: 'committed' },
       );
       return 'first_use';
     } catch (error) {

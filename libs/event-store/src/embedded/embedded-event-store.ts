@@ -17,6 +17,7 @@ import { ErasureCheckpoint } from './erasure-checkpoint.js';
 import { WalSync, walFileSync } from './wal-sync.js';
 import { EventWrites } from './event-writes.js';
 import { followStore } from './follow-store.js';
+import { PendingStreams } from './pending-streams.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -61,6 +62,7 @@ export class EmbeddedEventStore implements EventStore {
   private readonly walSync: WalSync;
   private readonly queries: EventQueries;
   private readonly sqlWrites: EventWrites;
+  private readonly pending = new PendingStreams();
 
   private constructor(
     private readonly db: Database.Database,
@@ -90,7 +92,10 @@ export class EmbeddedEventStore implements EventStore {
         if (tombstoned) this.erasure.request();
         else this.erasure.retryIfPending();
         // Live subscribers get the rows once they are durable; commits become durable in commit order.
-        return this.walSync.committed().then(() => {
+        const durable = this.walSync.committed();
+        const touched = this.pending.committed(this.walSync.commits, [...rows.map((row) => row.streamName), ...removed]);
+        return durable.then(() => {
+          this.pending.settled(touched);
           this.recent.addCommitted(rows);
           if (removed.size > 0) this.recent.removeStreams(removed);
           this.appended.notify();
@@ -122,7 +127,7 @@ export class EmbeddedEventStore implements EventStore {
     const serialized = serializeEvents(streamName, events);
     const expected = options.expectedRevision ?? 'any';
     assertExpectedRevision(expected);
-    return this.enqueueWrite(() => this.writeEvents(streamName, serialized, expected), serialized.length);
+    return this.enqueueWrite(() => this.writeEvents(streamName, serialized, expected), serialized.length, options.acknowledge);
   }
 
   async appendToStreams(appends: readonly StreamAppend[]): Promise<StreamAppendOutcome[]> {
@@ -170,13 +175,13 @@ export class EmbeddedEventStore implements EventStore {
         from = last === undefined || rows.length < limit ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
         return rows;
       };
-    }, toRecordedEvent, this.durable);
+    }, toRecordedEvent, () => this.durableStream(streamName));
   }
 
   async streamRevision(streamName: string): Promise<bigint | 'no_stream'> {
     this.assertOpen();
     assertStreamName(streamName);
-    await this.durable();
+    await this.durableStream(streamName);
     const stream = this.queries.streamRow(streamName);
     if (stream?.tombstone) throw new StreamDeletedError(streamName);
     return stream ? stream.revision : 'no_stream';
@@ -239,6 +244,10 @@ export class EmbeddedEventStore implements EventStore {
     await this.enqueueWrite(() => void this.uncommittedExpired.push(...this.sqlWrites.expire(streamNames)), streamNames.length);
   }
 
+  whenDurable(): Promise<void> | undefined {
+    return this.walSync.durable();
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');
     if (this.walSync.failed) throw this.walSync.failed;
@@ -258,7 +267,7 @@ export class EmbeddedEventStore implements EventStore {
   }
 
   /** A queued write whose rows are forgotten if its savepoint is rolled back (it threw). */
-  private enqueueWrite<T>(write: () => T, rows = 1): Promise<T> {
+  private enqueueWrite<T>(write: () => T, rows = 1, acknowledge: 'durable' | 'committed' = 'durable'): Promise<T> {
     // Fail closed after a failed fsync: nothing more is acknowledged on a log that may have lost writes.
     if (this.walSync.failed) return Promise.reject(this.walSync.failed);
     return this.writes.enqueue(() => {
@@ -273,7 +282,7 @@ export class EmbeddedEventStore implements EventStore {
         this.uncommittedExpired.length = expired;
         throw error;
       }
-    }, rows);
+    }, rows, acknowledge);
   }
 
   private writeEvents(streamName: string, events: SerializedEvent[], expected: ExpectedRevision): AppendResult {
@@ -284,6 +293,16 @@ export class EmbeddedEventStore implements EventStore {
 
   /** Until everything committed so far is on disk (ADR 0026): no read observes what a power loss could take back. */
   private readonly durable = (): Promise<void> | undefined => this.walSync.durable();
+
+  /**
+   * The same for one stream (ADR 0067): a read of a stream waits only while a commit that wrote, tombstoned or
+   * expired it is not yet on disk. A request's own replay records (other streams) then cost no wait on its reads.
+   */
+  private durableStream(streamName: string): Promise<void> | undefined {
+    if (this.walSync.failed) return Promise.reject(this.walSync.failed);
+    const commit = this.pending.commitOf(streamName);
+    return commit === undefined ? undefined : this.walSync.durableThrough(commit);
+  }
 
   private assertOpen(): void {
     if (this.closed) throw new EventStoreUnavailableError('embedded event store is closed');

@@ -5,6 +5,8 @@ interface QueuedWrite<T> {
   readonly write: () => T;
   /** Rows it writes (events), for the per-commit budget. */
   readonly rows: number;
+  /** `committed`: answered right after COMMIT (ADR 0067); `durable`: once the commit is on disk. */
+  readonly acknowledge: 'durable' | 'committed';
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -48,9 +50,9 @@ export class GroupCommitQueue {
     );
   }
 
-  enqueue<T>(write: () => T, rows = 1): Promise<T> {
+  enqueue<T>(write: () => T, rows = 1, acknowledge: 'durable' | 'committed' = 'durable'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, rows, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ write, rows, acknowledge, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         this.idle = new Promise((done) => (this.markIdle = done));
@@ -82,16 +84,19 @@ export class GroupCommitQueue {
       for (const item of batch) item.reject(failure);
     }
     if (outcomes) {
-      const settle = () =>
+      const settle = (durableOnes: boolean) =>
         outcomes!.forEach((outcome, index) => {
           const item = batch[index]!;
+          if ((item.acknowledge === 'durable') !== durableOnes) return;
           if (outcome.ok) item.resolve(outcome.value);
           else item.reject(outcome.error);
         });
-      // Answered once the commit is durable (ADR 0026): the fsync runs off the event loop meanwhile.
+      // Answered once the commit is durable (ADR 0026): the fsync runs off the event loop meanwhile. Writes that
+      // asked for `committed` are answered now, in commit order (ADR 0067).
       const durable = this.hooks.afterCommit();
-      if (durable === undefined) settle();
-      else durable.then(settle, (error: unknown) => batch.forEach((item) => item.reject(error)));
+      settle(false);
+      if (durable === undefined) settle(true);
+      else durable.then(() => settle(true), (error: unknown) => batch.forEach((item) => item.acknowledge === 'durable' && item.reject(error)));
     }
     if (this.queue.length > 0) {
       setImmediate(() => this.flush());

@@ -40,6 +40,17 @@ export class WalSync {
     return this.syncedCount >= this.committedCount ? undefined : this.until(this.committedCount);
   }
 
+  /** How many commits were announced so far (`committed()`): the number a later `durableThrough` waits for. */
+  get commits(): number {
+    return this.committedCount;
+  }
+
+  /** Resolves once the first `count` commits are on disk; undefined when they already are. */
+  durableThrough(count: number): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    return this.syncedCount >= count ? undefined : this.until(count);
+  }
+
   /** Whether an fsync failed (the store must then be treated as unavailable). */
   get failed(): Error | undefined {
     return this.failure;

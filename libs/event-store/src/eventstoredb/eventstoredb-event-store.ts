@@ -237,6 +237,11 @@ export class EventStoreDbEventStore implements EventStore {
     await softDeleteStreams(this.client, streamNames);
   }
 
+  /** EventStoreDB acknowledges a write only once it is durable: nothing ever waits here. */
+  whenDurable(): undefined {
+    return undefined;
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new EventStoreUnavailableError('EventStoreDB event store is closed');
     const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });

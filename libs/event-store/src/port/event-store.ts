@@ -43,6 +43,16 @@ export interface AppendResult {
 
 export interface AppendOptions {
   readonly expectedRevision?: ExpectedRevision;
+  /**
+   * When the append's promise resolves (ADR 0067):
+   * - `durable` (default): once the events are on disk, as every store acknowledges a write;
+   * - `committed`: once the store accepted them (expected revision checked, visible to later appends), possibly
+   *   before they are on disk. Only for writes whose effect leaves the process through an answer that waits for
+   *   `whenDurable()` first (the services' HTTP layer does): a request's replay records are checked at commit and
+   *   made durable together with the request's last write, one disk wait instead of one per record.
+   *   EventStoreDB acknowledges only durable writes; there it means `durable`.
+   */
+  readonly acknowledge?: 'durable' | 'committed';
 }
 
 /** One stream's part of `appendToStreams`. */
@@ -146,6 +156,13 @@ export interface EventStore {
    * rows are deleted; EventStoreDB: a soft delete (the events go at the next scavenge).
    */
   expireStreams(streamNames: readonly string[]): Promise<void>;
+
+  /**
+   * Resolves once every write acknowledged so far (`acknowledge: 'committed'` ones too) is durable; rejects with
+   * EventStoreUnavailableError when that can no longer happen (a failed fsync). Undefined when nothing is waiting,
+   * so that a caller on a hot path pays no promise turn. (ADR 0067)
+   */
+  whenDurable(): Promise<void> | undefined;
 
   /** Resolves when the store answers; throws EventStoreUnavailableError otherwise. */
   ping(): Promise<void>;

@@ -41,7 +41,8 @@ export class EventStoreJtiRegistry implements JtiRegistry {
             metadata: { occurred_at: this.clock.now().toISOString(), actor: { id: use.scope, role: ACTOR_ROLE[use.kind] } },
           },
         ],
-        { expectedRevision: 'no_stream' },
+        // Decided at commit; on disk before the request's answer leaves (the HTTP layer waits for whenDurable, ADR 0067).
+        { expectedRevision: 'no_stream', acknowledge: 'committed' },
       );
       return true;
     } catch (error) {

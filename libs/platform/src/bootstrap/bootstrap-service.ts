@@ -8,6 +8,9 @@ import { readServiceSettings, type ServiceSettings } from '../config/service-set
 import { EventStoreModule } from '../event-store/event-store.module.js';
 import { ReadinessRegistry } from '../health/readiness.js';
 import { installBodyParsers } from '../http/body-parsers.js';
+import { answerOnlyWhenDurable } from '../http/durable-answers.js';
+import type { EventStore } from '@mission/event-store';
+import { EVENT_STORE } from '../tokens.js';
 import { ErrorResponseFilter } from '../http/error-response.filter.js';
 import { observeRequests } from '../http/request-observer.js';
 import { limitedFastifyAdapter } from '../http/http-server-limits.js';
@@ -87,6 +90,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   observeRequests(fastify, logger, metrics);
   traceRequests(fastify);
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
+  answerOnlyWhenDurable(fastify, app.get<symbol, EventStore>(EVENT_STORE));
   app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat, settings.requestBodyLimitBytes));
   if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 

@@ -90,6 +90,10 @@ export class MeteredEventStore implements EventStore {
     return this.inner.tombstoneStream(streamName, options);
   }
 
+  whenDurable(): Promise<void> | undefined {
+    return this.inner.whenDurable();
+  }
+
   ping(): Promise<void> {
     return this.inner.ping();
   }
