@@ -13,3 +13,12 @@ export {
 } from './verify-request-signature.js';
 export { signRequest, type SignedFields, type SignRequestOptions } from './sign-request.js';
 export { dictionaryMemberKeys } from './dictionary-member-keys.js';
+export { BoundedCache } from './bounded-cache.js';
+export {
+  IMPORTED_PUBLIC_KEYS_MAX,
+  importedPublicKey,
+  PublicKeyCache,
+  publicKeyThumbprint,
+  thumbprintInput,
+  type ImportedPublicKey,
+} from './imported-public-key.js';

@@ -1,5 +1,6 @@
-import { createPrivateKey, createPublicKey, KeyObject, sign, verify, type JsonWebKey } from 'node:crypto';
+import { createPrivateKey, KeyObject, sign, verify, type JsonWebKey } from 'node:crypto';
 import { HttpSignatureError } from './http-signature-error.js';
+import { importedPublicKey } from './imported-public-key.js';
 
 /** RFC 9421 §3.3 algorithms we support: §3.3.4 ECDSA P-256 SHA-256 and §3.3.6 EdDSA Ed25519. */
 export type SignatureAlgorithm = 'ecdsa-p256-sha256' | 'ed25519';
@@ -14,8 +15,11 @@ export function isSignatureAlgorithm(value: unknown): value is SignatureAlgorith
 
 function toKeyObject(key: KeyInput, type: 'public' | 'private'): KeyObject {
   if (key instanceof KeyObject) return key;
-  const jwk = key;
-  return type === 'public' ? createPublicKey({ key: jwk, format: 'jwk' }) : createPrivateKey({ key: jwk, format: 'jwk' });
+  if (type === 'private') return createPrivateKey({ key, format: 'jwk' });
+  // Issue 15: a verifier sees the same caller keys request after request; each is imported once (ADR 0062).
+  const imported = importedPublicKey(key);
+  if (imported === null) throw new TypeError('not a usable public JWK');
+  return imported.key;
 }
 
 function checkKey(alg: SignatureAlgorithm, key: KeyObject): void {

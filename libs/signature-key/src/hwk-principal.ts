@@ -1,4 +1,4 @@
-import { calculateJwkThumbprint } from 'jose';
+import { publicKeyThumbprint } from '@mission/http-signatures';
 import type { PublicSigningJwk } from './public-signing-jwk.js';
 import { SignatureKeyError } from './signature-key-error.js';
 
@@ -23,10 +23,10 @@ export function principalRegistry(principals: readonly ManagementPrincipal[]): P
 
 /**
  * DESIGN 3.2: the principal an `hwk` key belongs to, by its RFC 7638 thumbprint; `unknown_key` when no
- * principal registered it.
+ * principal registered it. The thumbprint is computed once per key (ADR 0062).
  */
 export async function hwkPrincipal(key: PublicSigningJwk, registry: PrincipalRegistry): Promise<ManagementPrincipal> {
-  const jkt = await calculateJwkThumbprint({ ...key }, 'sha256');
+  const jkt = publicKeyThumbprint(key);
   const principal = registry.get(jkt);
   if (principal === undefined) throw new SignatureKeyError('unknown_key', 'no principal registered this key');
   return principal;

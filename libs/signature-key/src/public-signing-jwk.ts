@@ -1,5 +1,4 @@
-import { createPublicKey } from 'node:crypto';
-import type { SignatureAlgorithm } from '@mission/http-signatures';
+import { importedPublicKey, type SignatureAlgorithm } from '@mission/http-signatures';
 import { SignatureKeyError } from './signature-key-error.js';
 
 /** A public signing key as accepted in `hwk` and in an Agent Token's `cnf.jwk`: only the RFC 7638 members. */
@@ -39,11 +38,8 @@ export function publicSigningJwk(value: unknown, what: string): PublicSigningJwk
   } else {
     throw new SignatureKeyError('invalid_key', `${what} must be an EC P-256 or OKP Ed25519 key`);
   }
-  try {
-    createPublicKey({ key: { ...key }, format: 'jwk' });
-  } catch {
-    throw new SignatureKeyError('invalid_key', `${what} is not a valid public key`);
-  }
+  // Imported once per key (ADR 0062): the import that proves the point is on the curve is the one verification uses.
+  if (importedPublicKey(key) === null) throw new SignatureKeyError('invalid_key', `${what} is not a valid public key`);
   return key;
 }
 

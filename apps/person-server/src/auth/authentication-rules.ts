@@ -2,6 +2,7 @@ import {
   ContentDigestError,
   dictionaryMemberKeys,
   HttpSignatureError,
+  publicKeyThumbprint,
   verifyContentDigest,
   verifyRequestSignature,
   type HttpHeaders,
@@ -19,7 +20,7 @@ import {
   type VerifiedAgentToken,
   type PrincipalRegistry,
 } from '@mission/signature-key';
-import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { parseDictionary, type Dictionary } from 'structured-headers';
 import type { Clock } from '../time/clock.js';
 import { type SignatureFailureReason, SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
@@ -238,7 +239,8 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
       provider: token.issuer,
       agent: token.agent,
       ...(token.parentAgent !== undefined ? { parentAgent: token.parentAgent } : {}),
-      agentJkt: await calculateJwkThumbprint({ ...token.cnfJwk }, 'sha256'),
+      // Issue 15, ADR 0062: the agent's key is imported and thumbprinted once, not on every signed request.
+      agentJkt: publicKeyThumbprint(token.cnfJwk),
       tokenClaims: claims,
     },
   };

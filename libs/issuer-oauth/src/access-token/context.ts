@@ -1,5 +1,6 @@
 import type { JSONWebKeySet, JWTPayload, ProtectedHeaderParameters } from 'jose';
 import type { Clock } from '../pipeline/clock.js';
+import type { VerifiedAccessTokens } from './verified-access-tokens.js';
 
 export interface AccessTokenVerificationOptions {
   /** The issuer identifier the token must name in `iss`. */
@@ -9,6 +10,8 @@ export interface AccessTokenVerificationOptions {
   readonly audience?: string;
   /** Clock skew tolerated on `exp` and `iat`. Default 0: the issuer's own clock decides. */
   readonly clockToleranceSeconds?: number;
+  /** Signature-verified tokens remembered across calls (one per service, ADR 0062); without it every call verifies the signature. */
+  readonly verifiedTokens?: VerifiedAccessTokens;
 }
 
 export interface AccessTokenContext {

@@ -1,6 +1,6 @@
-import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { importedPublicKey } from '@mission/http-signatures';
+import { verify, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
-import { BoundedCache } from './bounded-cache.js';
 import { isJsonObject } from './compact-jwt.js';
 
 /**
@@ -19,25 +19,13 @@ const KEY_FOR_ALG: Readonly<Record<string, { readonly kty: string; readonly crv:
   Ed25519: { kty: 'OKP', crv: 'Ed25519', nodeType: 'ed25519', digest: null },
 };
 
-/** Imported public keys by their JWK text (a client reuses its keys for thousands of requests); bounded. */
-const importedKeys = new BoundedCache<KeyObject | null>(10_000);
-
 /**
- * The JWK as a node:crypto public key, or null when it is not a usable public key (private members present
- * are ignored by the import: only the public part is taken). Cached, failures too.
+ * The JWK as a node:crypto public key, or null when it is not a usable public key. Imported from its RFC 7638
+ * members only (private members play no part) and cached per key in the process-wide bounded cache both
+ * services share (ADR 0062), failures too: a client reuses its keys for thousands of requests.
  */
 export function publicKeyOf(jwk: JWK): KeyObject | null {
-  const cacheKey = JSON.stringify(jwk);
-  let key = importedKeys.get(cacheKey);
-  if (key === undefined) {
-    try {
-      key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
-    } catch {
-      key = null;
-    }
-    importedKeys.set(cacheKey, key);
-  }
-  return key;
+  return importedPublicKey(jwk)?.key ?? null;
 }
 
 /** Whether the key is of the type the algorithm signs with (RFC 7518 §3.4, RFC 8037 §3.1): an RSA key never passes for ES256. */

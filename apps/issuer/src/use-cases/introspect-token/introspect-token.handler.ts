@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isMissionId, missionExists, parentLinkData } from '@mission/issuer-domain';
-import { AccessDeniedError, InvalidTokenError, verifyAccessToken, type AccessTokenPayload, type Clock } from '@mission/issuer-oauth';
+import { AccessDeniedError, InvalidTokenError, verifyAccessToken, VerifiedAccessTokens, type AccessTokenPayload, type Clock } from '@mission/issuer-oauth';
 import { SigningKeys } from '@mission/platform';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { reportedState } from '../../lineage/lineage-report.js';
@@ -30,6 +30,13 @@ export class IntrospectToken extends Query<Record<string, unknown>> {
  */
 @QueryHandler(IntrospectToken)
 export class IntrospectTokenHandler implements IQueryHandler<IntrospectToken> {
+  /**
+   * Issue 15, ADR 0062: a resource server introspects one token many times; its signature is checked once per
+   * key set while the claims (exp, iat, iss) are checked on every call. The handler is a singleton, so this is
+   * one bounded cache per issuer process.
+   */
+  private readonly verifiedTokens = new VerifiedAccessTokens();
+
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly oauth: IssuerOAuth,
@@ -44,7 +51,7 @@ export class IntrospectTokenHandler implements IQueryHandler<IntrospectToken> {
     }
     let claims: AccessTokenPayload;
     try {
-      ({ claims } = await verifyAccessToken(token, this.keys.jwks(), { issuer: this.oauth.issuer, clock: this.clock }));
+      ({ claims } = await verifyAccessToken(token, this.keys.jwks(), { issuer: this.oauth.issuer, clock: this.clock, verifiedTokens: this.verifiedTokens }));
     } catch (error) {
       if (error instanceof InvalidTokenError) return { active: false };
       throw error;

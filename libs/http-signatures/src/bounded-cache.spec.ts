@@ -13,6 +13,18 @@ describe('BoundedCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('forgets one entry on delete and every entry on clear', () => {
+    const cache = new BoundedCache<number>(3);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.delete('a');
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBe(2);
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(cache.capacity).toBe(3);
+  });
+
   it('refuses a non-positive size', () => {
     expect(() => new BoundedCache(0)).toThrow(TypeError);
   });
