@@ -51,16 +51,6 @@ describe.each(OVERLAYS)('tools/k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('the Node heap bound (NODE_OPTIONS --max-old-space-size) is 50–65 % of the memory limit (room for code, buffers, SQLite)', () => {
-    for (const name of ['issuer', 'person-server']) {
-      const deployment = find(manifests, 'Deployment', name);
-      const limitMi = Number(/^(\d+)Mi$/.exec(containersOf(deployment)[0]!.resources!.limits!['memory']!)![1]);
-      const heapMb = Number(/^--max-old-space-size=(\d+)$/.exec(envOf(deployment, 'NODE_OPTIONS')?.value ?? '')?.[1]);
-      expect(heapMb).toBeGreaterThanOrEqual(0.5 * limitMi);
-      expect(heapMb).toBeLessThanOrEqual(0.65 * limitMi);
-    }
-  });
-
   it('every ConfigMap and Secret a pod refers to is rendered here, or is one of the Secrets the operator creates (README)', () => {
     const operatorSecrets = overlay === 'production' ? ['issuer-config', 'issuer-secrets', 'person-server-secrets', 'issuer-signing-key', 'person-server-signing-key'] : [];
     const available = new Set(manifests.filter((manifest) => manifest.kind === 'ConfigMap' || manifest.kind === 'Secret').map((manifest) => `${manifest.kind}/${manifest.metadata.name}`));

@@ -18,6 +18,8 @@ export interface StartOptions {
   readonly logLevel: string;
   /** When set, the PS runs with `--cpu-prof` and writes its V8 CPU profile into this directory on exit. */
   readonly profileDir?: string;
+  /** The server's NODE_OPTIONS (e.g. `--max-old-space-size=160`); otherwise the bench's own NODE_OPTIONS is not passed on. */
+  readonly nodeOptions?: string;
 }
 
 /** What a restart needs again: the same directory (DATA_DIR, config, log) and the same environment (audit HMAC key). */
@@ -56,6 +58,7 @@ export class PersonServerProcess {
       LOG_LEVEL: options.logLevel,
       SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
     });
+    if (options.nodeOptions) env['NODE_OPTIONS'] = options.nodeOptions;
     return PersonServerProcess.spawn({ options, dir, env });
   }
 

@@ -77,7 +77,10 @@ export class HttpSender {
     readonly baseUrl: string,
     maxSockets: number,
   ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    // `timeout` closes an idle socket after 4 s, before the server's 5 s keep-alive timeout: otherwise a request
+    // sent on a socket the server is closing at that moment fails with ECONNRESET (seen under open-loop load,
+    // where some sockets idle). Node's agent only lowers this to the server's `Keep-Alive: timeout` hint.
+    this.agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 4000 });
   }
 
   send(request: SignedRequest): Promise<Reply> {
