@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { approvedMission, type BenchContext, type BenchSection } from './context.js';
 import { BENCH_RATE_LIMITS, BenchFixture } from './fixture.js';
 import { oracleSection } from './oracle.js';
-import { PersonServerProcess } from './server.js';
+import { benchPort, PersonServerProcess } from './server.js';
 import { HttpSender } from './signed-client.js';
 import { statusSection } from './status.js';
 import { verifySection } from './verify.js';
@@ -71,7 +71,7 @@ const revocationSettings = revocation !== undefined ? `revocation.per_resource_p
 const server = await PersonServerProcess.start({
   repositoryRoot,
   config: fixture.config({ revocationEndpoint: revocationEndpoint.url, ...(revocation !== undefined ? { revocation } : {}) }),
-  port: 4900 + Math.floor(Math.random() * 900),
+  port: benchPort(),
   logLevel: process.env['BENCH_LOG_LEVEL'] ?? 'info',
   ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: resolve(process.env['BENCH_PROFILE_DIR']) } : {}),
 });

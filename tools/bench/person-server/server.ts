@@ -160,3 +160,11 @@ export class PersonServerProcess {
     if (!keep) rmSync(this.tempDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A random port for the bench's Person Server in 7100–7899: no port there is one `fetch` refuses (4900–5799, used
+ * before, holds 5060/5061, SIP: the PS then started but `/readyz` never answered the bench).
+ */
+export function benchPort(): number {
+  return 7100 + Math.floor(Math.random() * 800);
+}

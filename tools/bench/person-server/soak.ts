@@ -24,7 +24,7 @@ import { approvedMission, fixed, nowMicros, percentile, thousands } from './cont
 import { BENCH_RATE_LIMITS, BenchFixture } from './fixture.js';
 import { mib, sampleMemory, type MemorySample } from './memory-sampler.js';
 import { PacedLoad, type PacedTarget } from './paced-load.js';
-import { PersonServerProcess } from './server.js';
+import { benchPort, PersonServerProcess } from './server.js';
 import { HttpSender, statusBody } from './signed-client.js';
 import { summarizeSoak } from './soak-summary.js';
 
@@ -47,8 +47,7 @@ const fixture = await BenchFixture.create(OWNERS, SECONDS + AFTER_SECONDS + 1800
 const server = await PersonServerProcess.start({
   repositoryRoot,
   config: fixture.config(),
-  // 7100–7899 holds no port that fetch refuses (the bench's 4900–5799 holds 5060/5061, SIP: /readyz never answers there).
-  port: 7100 + Math.floor(Math.random() * 800),
+  port: benchPort(),
   logLevel: LOG_LEVEL,
   ...(NODE_OPTIONS !== '' ? { nodeOptions: NODE_OPTIONS } : {}),
 });

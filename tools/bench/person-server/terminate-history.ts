@@ -25,7 +25,7 @@ import { EmbeddedEventStore, type EventData } from '@mission/event-store';
 import { missionDecider, missionStreamName, type MissionEvent, type MissionState, type ReadMissionStatus } from '@mission/ps-domain';
 import { approvedMission, ascending, fixed, median, thousands } from './context.js';
 import { BENCH_RATE_LIMITS, BenchFixture, type BenchAgent } from './fixture.js';
-import { PersonServerProcess } from './server.js';
+import { benchPort, PersonServerProcess } from './server.js';
 import { HttpSender, jsonOf, signAsAgent, signAsPrincipal, statusBody } from './signed-client.js';
 
 /** 100,000 keeps the run near a minute (the fill costs about 0.1 ms an event: deciding, hashing, writing); set 1,000,000 for the figure. */
@@ -79,7 +79,7 @@ const [owner] = fixture.owners as [BenchAgent];
 let server = await PersonServerProcess.start({
   repositoryRoot,
   config: fixture.config(),
-  port: 4900 + Math.floor(Math.random() * 900),
+  port: benchPort(),
   logLevel: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
 });
 let sender = new HttpSender(server.baseUrl, 4);
