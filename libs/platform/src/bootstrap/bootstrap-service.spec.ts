@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { BadRequestException, Controller, Get, Module, Param, Post, Req } from '@nestjs/common';
 import { EventStoreStartupError } from '@mission/event-store';
 import type { FastifyRequest as Request } from 'fastify';
@@ -147,6 +148,20 @@ describe('bootstrapService', () => {
     expect(reply.headers.get('cache-control')).toBe('no-store');
     expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON' });
+  });
+
+  it('inflates a gzip body and answers bytes that are not gzip with 400 invalid_request, not 500', async () => {
+    const { service } = await start();
+    const form = 'grant_type=refresh_token';
+    const inflated = await fetch(`${service.listenUrl}/test/echo`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' }, body: gzipSync(form),
+    });
+    expect(await inflated.json()).toEqual({ body: { grant_type: 'refresh_token' }, rawBytes: form.length });
+    const corrupt = await fetch(`${service.listenUrl}/test/echo`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' }, body: 'not gzip at all',
+    });
+    expect(corrupt.status).toBe(400);
+    expect(await corrupt.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid gzip data' });
   });
 
   it('answers a body over the limit with 413', async () => {

@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
@@ -48,12 +48,15 @@ function decodedPayload(request: FastifyRequest, payload: Readable, policy: Cont
   if (policy === 'refuse' || decoder === undefined) {
     throw new ProtocolError(415, 'invalid_request', 'the request body content-encoding is not supported (send the body without Content-Encoding)');
   }
-  const decoded = payload.pipe(decoder()) as unknown as Readable & { receivedEncodedLength?: number };
+  const inflating = payload.pipe(decoder());
+  const decoded = new PassThrough() as PassThrough & { receivedEncodedLength?: number };
   // Fastify compares Content-Length with the coded bytes received (this property) and caps both them and the decoded bytes.
   decoded.receivedEncodedLength = 0;
   payload.on('data', (chunk: Buffer) => (decoded.receivedEncodedLength! += chunk.length));
   payload.on('error', (error) => decoded.destroy(error));
-  return decoded;
+  // Bytes that are not what the Content-Encoding says are the client's error (400), not the server's.
+  inflating.on('error', (error) => decoded.destroy(new InvalidRequestError(`the request body is not valid ${coding} data`, { cause: error })));
+  return inflating.pipe(decoded);
 }
 
 function parsedBody(contentType: string, raw: Buffer): unknown {
