@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
+import { connect } from 'node:net';
 import { BadRequestException, Controller, Get, Module, Param, Post, Req } from '@nestjs/common';
 import { EventStoreStartupError } from '@mission/event-store';
 import type { FastifyRequest as Request } from 'fastify';
@@ -169,6 +170,27 @@ describe('bootstrapService', () => {
     const reply = await fetch(`${service.listenUrl}/test/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(4096) }) });
     expect(reply.status).toBe(413);
     expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request body exceeds 2048 bytes' });
+  });
+
+  it('answers a malformed URL like every other error (OAuth-shaped 400, not the HTTP server\'s own body)', async () => {
+    const { service } = await start();
+    const reply = await fetch(`${service.listenUrl}/test/%zz`);
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    expect(await reply.json()).toEqual({ error: 'invalid_request', error_description: 'the request URL is malformed' });
+  });
+
+  it('a client that hangs up in the middle of its body is no server error (nothing logged as unexpected)', async () => {
+    const { service, lines } = await start();
+    const socket = connect(service.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    while (!lines.some((line) => line.msg === 'request' && line['path'] === '/test/echo')) {
+      if (!socket.destroyed) socket.destroy();
+      await delay(10);
+    }
+    expect(lines.filter((line) => line.msg === 'request failed with an unexpected error')).toEqual([]);
+    expect(lines.find((line) => line.msg === 'request' && line['path'] === '/test/echo')).toMatchObject({ aborted: true });
   });
 
   it('answers an unknown path with a 404 JSON error', async () => {

@@ -72,12 +72,13 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
 
   const metrics = new ServiceMetrics(definition.name);
   const appendObserver = definition.domainMetrics?.(metrics.registry);
+  const errors = new ErrorResponseFilter(logger, definition.errorFormat, settings.requestBodyLimitBytes);
   const app = await NestFactory.create<NestFastifyApplication>(
     {
       module: class ServiceRootModule {},
       imports: [PlatformModule.forService({ settings, config, logger, metrics, signingKeys, ...(appendObserver ? { appendObserver } : {}) }), EventStoreModule, definition.module],
     },
-    limitedFastifyAdapter(settings.http, settings.requestBodyLimitBytes),
+    limitedFastifyAdapter(settings.http, settings.requestBodyLimitBytes, errors),
     {
       logger: new NestPinoLogger(logger),
       // Parsers are installed below: they keep the raw bytes on req.rawBody for content digests and strict JSON parsing.
@@ -91,7 +92,7 @@ export async function bootstrapService<Config>(definition: ServiceDefinition<Con
   traceRequests(fastify);
   installBodyParsers(app, settings.requestBodyLimitBytes, definition.requestContentCodings);
   answerOnlyWhenDurable(fastify, app.get<symbol, EventStore>(EVENT_STORE));
-  app.useGlobalFilters(new ErrorResponseFilter(logger, definition.errorFormat, settings.requestBodyLimitBytes));
+  app.useGlobalFilters(errors);
   if (definition.openApi) serveOpenApi(app, buildOpenApiDocument(app, definition.openApi, settings.baseUrl, SERVICE_API_VERSION));
 
   try {

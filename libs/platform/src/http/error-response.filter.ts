@@ -54,8 +54,11 @@ export class ErrorResponseFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const response = http.getResponse<FastifyReply>();
+    this.send(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Also Fastify's `frameworkErrors` handler: errors raised before Nest sees the request (a malformed URL). */
+  send(exception: unknown, request: FastifyRequest, response: FastifyReply): void {
     const reply = this.inFormat(this.toReply(fromServer(exception, this.bodyLimitBytes), request));
     if (response.sent || response.raw.headersSent) {
       // Too late for a status: cut the connection so the client sees a failure, not a truncated success.
@@ -143,6 +146,11 @@ function isServerError(error: unknown): error is ServerError {
 
 /** Fastify's own 4xx errors as protocol errors that say what to fix (their messages name library internals). */
 function fromServer(exception: unknown, bodyLimitBytes: number | undefined): unknown {
+  // The client hung up while its body was being read: nothing can be answered, and it is no server fault.
+  const code = (exception as { code?: unknown } | null)?.code;
+  if (!(exception instanceof HttpException) && (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE')) {
+    return new ProtocolError(400, 'invalid_request', 'the request body was not received completely', { cause: exception });
+  }
   // Nest's Fastify adapter hands them on as an HttpException with the Fastify error as its cause.
   const error = exception instanceof HttpException && isServerError(exception.cause) ? exception.cause : exception;
   if (!isServerError(error) || error.statusCode >= 500 || error.statusCode < 400) return exception;

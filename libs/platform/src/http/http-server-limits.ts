@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorResponseFilter } from './error-response.filter.js';
 
 /**
  * How long and how often one client may hold the service's HTTP server (issue 15, item 7; ADR 0056).
@@ -34,7 +36,7 @@ export function routesOf(instance: object): readonly { method: string; url: stri
  * header and request timeouts only every `connectionsCheckingInterval`, default 30 s), and the per-source cap.
  * The request id is the caller's `X-Request-Id` when it is short and harmless in a log line, else a UUID.
  */
-export function limitedFastifyAdapter(limits: HttpServerLimits, bodyLimitBytes: number): FastifyAdapter {
+export function limitedFastifyAdapter(limits: HttpServerLimits, bodyLimitBytes: number, errors: ErrorResponseFilter): FastifyAdapter {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerSource } = limits;
   const adapter = new FastifyAdapter({
     serverFactory: (handler: RequestListener) => {
@@ -48,6 +50,8 @@ export function limitedFastifyAdapter(limits: HttpServerLimits, bodyLimitBytes: 
     bodyLimit: bodyLimitBytes,
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // Errors Fastify raises before routing (a malformed URL) are answered like every other error.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => errors.send(error, request, reply),
     // As Express did: /par/ is /par.
     routerOptions: { ignoreTrailingSlash: true },
   });
