@@ -33,11 +33,14 @@ export function installBodyParsers(app: NestFastifyApplication, limitBytes: numb
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limitBytes }, (request, body, done) => {
     const raw = body as Buffer;
     (request as RawBodyRequest).rawBody = raw;
+    let parsed: unknown;
     try {
-      done(null, parsedBody(request.headers['content-type'] ?? '', raw));
+      parsed = parsedBody(request.headers['content-type'] ?? '', raw);
     } catch (error) {
-      done(error as Error, undefined);
+      return done(error as Error, undefined);
     }
+    // Outside the try: `done` goes on into the route, whose own errors must not be taken for a parse error.
+    done(null, parsed);
   });
 }
 
