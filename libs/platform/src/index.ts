@@ -23,6 +23,7 @@ export { PROCESS_MANAGER_BACKLOG_BOUND, processManagerReadinessCheck } from './h
 export { ErrorResponseFilter, type ErrorFormat } from './http/error-response.filter.js';
 export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from '@mission/protocol-errors';
 export { pathOf, REQUEST_ID_HEADER } from './http/request-observer.js';
+export type { RawBodyRequest } from './http/body-parsers.js';
 export { DEV_KEY_FILE_NAME, loadSigningKeys, type SigningKeySettings } from './keys/load-signing-keys.js';
 export { SigningKeys, type PublicSigningJwk } from './keys/signing-keys.js';
 export { createLogger, type CreateLoggerOptions, type Logger } from './logging/create-logger.js';

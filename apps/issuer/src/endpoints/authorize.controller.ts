@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
+import type { RawBodyRequest as Request } from '@mission/platform';
 import { requestUriFor, type AuthorizationRequest } from '@mission/issuer-domain';
 import { InvalidRequestError } from '@mission/issuer-oauth';
 import { SERVICE_CONFIG } from '@mission/platform';

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
+import type { RawBodyRequest as Request } from '@mission/platform';
 import { formParameters } from '../http/form-parameters.js';
 import { formOf } from '../http/oauth-form.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';

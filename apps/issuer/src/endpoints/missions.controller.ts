@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
+import type { RawBodyRequest as Request } from '@mission/platform';
 import type { LifecycleOperation } from '@mission/issuer-domain';
 import { ProtocolError } from '@mission/issuer-oauth';
 import { checkedFormParameters, formParameters } from '../http/form-parameters.js';

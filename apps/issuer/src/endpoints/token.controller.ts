@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '../http/raw-body-request.js';
+import type { RawBodyRequest as Request } from '@mission/platform';
 import { formOf } from '../http/oauth-form.js';
 import { formParameters } from '../http/form-parameters.js';
 import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';

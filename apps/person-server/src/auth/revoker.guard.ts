@@ -1,6 +1,6 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { pathOf } from '@mission/platform';
+import { pathOf, type RawBodyRequest } from '@mission/platform';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
 import { signatureKeyOf } from './authentication-rules.js';
@@ -43,7 +43,7 @@ export class RevokerGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & { rawBody?: Buffer }>();
+    const request = context.switchToHttp().getRequest<RawBodyRequest>();
     if (!signedByResourceKey(request)) {
       await this.signed.canActivate(context);
       revokers.set(request, authenticatedCallerOf(request));

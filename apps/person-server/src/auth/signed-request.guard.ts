@@ -1,5 +1,6 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import type { RawBodyRequest } from '@mission/platform';
 import { requestFacts } from '../http/request-facts.js';
 import { RateLimiter } from '../abuse/rate-limiter.js';
 import { SecurityAudit } from '../abuse/security-audit.js';
@@ -38,7 +39,7 @@ export class SignedRequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest & { rawBody?: Buffer }>();
+    const request = http.getRequest<RawBodyRequest>();
     const seen = requestFacts(request);
     const { source } = seen;
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type {
-  AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
+  Acknowledgement, AllFilter, AllSubscription, AppendOptions, AppendResult, CheckpointStore, EventData, EventStore, ExpectedRevision,
   ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamAppend, StreamAppendOutcome, SubscribeToAllOptions,
 } from '../port/event-store.js';
 import { EventStoreUnavailableError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
@@ -267,7 +267,7 @@ export class EmbeddedEventStore implements EventStore {
   }
 
   /** A queued write whose rows are forgotten if its savepoint is rolled back (it threw). */
-  private enqueueWrite<T>(write: () => T, rows = 1, acknowledge: 'durable' | 'committed' = 'durable'): Promise<T> {
+  private enqueueWrite<T>(write: () => T, rows = 1, acknowledge: Acknowledgement = 'durable'): Promise<T> {
     // Fail closed after a failed fsync: nothing more is acknowledged on a log that may have lost writes.
     if (this.walSync.failed) return Promise.reject(this.walSync.failed);
     return this.writes.enqueue(() => {

@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import { EventStoreError } from '../port/errors.js';
+import type { Acknowledgement } from '../port/event-store.js';
 
 interface QueuedWrite<T> {
   readonly write: () => T;
   /** Rows it writes (events), for the per-commit budget. */
   readonly rows: number;
   /** `committed`: answered right after COMMIT (ADR 0067); `durable`: once the commit is on disk. */
-  readonly acknowledge: 'durable' | 'committed';
+  readonly acknowledge: Acknowledgement;
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -50,7 +51,7 @@ export class GroupCommitQueue {
     );
   }
 
-  enqueue<T>(write: () => T, rows = 1, acknowledge: 'durable' | 'committed' = 'durable'): Promise<T> {
+  enqueue<T>(write: () => T, rows = 1, acknowledge: Acknowledgement = 'durable'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, rows, acknowledge, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {

@@ -36,8 +36,7 @@ export class WalSync {
 
   /** Resolves once everything committed so far is on disk; undefined when it already is (no promise turn). */
   durable(): Promise<void> | undefined {
-    if (this.failure) return Promise.reject(this.failure);
-    return this.syncedCount >= this.committedCount ? undefined : this.until(this.committedCount);
+    return this.durableThrough(this.committedCount);
   }
 
   /** How many commits were announced so far (`committed()`): the number a later `durableThrough` waits for. */

@@ -41,6 +41,9 @@ export interface AppendResult {
   readonly position: Position;
 }
 
+/** When an append is answered: once durable, or once committed (ADR 0067, `AppendOptions.acknowledge`). */
+export type Acknowledgement = 'durable' | 'committed';
+
 export interface AppendOptions {
   readonly expectedRevision?: ExpectedRevision;
   /**
@@ -52,7 +55,7 @@ export interface AppendOptions {
    *   made durable together with the request's last write, one disk wait instead of one per record.
    *   EventStoreDB acknowledges only durable writes; there it means `durable`.
    */
-  readonly acknowledge?: 'durable' | 'committed';
+  readonly acknowledge?: Acknowledgement;
 }
 
 /** One stream's part of `appendToStreams`. */

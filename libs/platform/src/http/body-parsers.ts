@@ -14,7 +14,8 @@ const JSON_TYPES = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
-type RawBodyRequest = FastifyRequest & { rawBody?: Buffer };
+/** A request as these parsers leave it: the exact bytes received on `rawBody` (absent without a body). */
+export type RawBodyRequest = FastifyRequest & { rawBody?: Buffer };
 
 /**
  * Request bodies, size-capped, with the exact received bytes kept on `req.rawBody`: content digests, strict JSON

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorResponseFilter } from './error-response.filter.js';
+import { requestIdOf } from './request-observer.js';
 
 /**
  * How long and how often one client may hold the service's HTTP server (issue 15, item 7; ADR 0056).
@@ -31,7 +31,7 @@ export function routesOf(instance: object): readonly { method: string; url: stri
 }
 
 /**
- * Nest's Fastify adapter (ADR 0062 replaced Express: 4.6 × less CPU per request on the same Nest controller)
+ * Nest's Fastify adapter (ADR 0066 replaced Express: 4.6 × less CPU per request on the same Nest controller)
  * with the HTTP server created here, with the timeouts and an interval fine enough for them (Node checks
  * header and request timeouts only every `connectionsCheckingInterval`, default 30 s), and the per-source cap.
  * The request id is the caller's `X-Request-Id` when it is short and harmless in a log line, else a UUID.
@@ -85,12 +85,4 @@ export function capConnectionsPerSource(server: Server, max: number): void {
       else open.set(source, left);
     });
   });
-}
-
-/** A caller-supplied id is kept only if it is short and harmless in a log line. */
-const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-function requestIdOf(request: IncomingMessage): string {
-  const offered = request.headers['x-request-id'];
-  return typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -8,12 +10,20 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const MAX_LOGGED_PATH = 512;
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** A caller-supplied id is kept only if it is short and harmless in a log line. */
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request id (Fastify's `genReqId`): the caller's `X-Request-Id` when acceptable, else a UUID. */
+export function requestIdOf(request: IncomingMessage): string {
+  const offered = request.headers[REQUEST_ID_HEADER.toLowerCase()];
+  return typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
+}
 
 /**
  * Times every request and, when it ends, writes one log line (method, path, status, duration, request
  * id) and one histogram observation. Bodies, query strings and headers are never logged: they carry
  * codes, tokens, `Authorization`, `DPoP` and `Signature` values. The request id is Fastify's `request.id`
- * (the caller's `X-Request-Id` when acceptable, see `limitedFastifyAdapter`), echoed in the answer.
+ * (`requestIdOf`), echoed in the answer.
  */
 export function observeRequests(fastify: FastifyInstance, logger: Logger, metrics: ServiceMetrics): void {
   fastify.addHook('onRequest', (request, reply, done) => {
