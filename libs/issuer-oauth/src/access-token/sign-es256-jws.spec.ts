@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
-import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import { compactVerify, decodeProtectedHeader, importJWK, type CryptoKey, type JWK } from 'jose';
 import { signEs256Jws } from './sign-es256-jws.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
