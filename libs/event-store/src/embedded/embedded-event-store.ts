@@ -8,7 +8,8 @@ import { parsePosition, formatPosition, START, type Position } from '../port/pos
 import { checkAllFilter } from '../port/all-filter.js';
 import { assertExpectedRevision, assertExpirable, assertStreamName, serializeEvents, serializeStreamAppends, type SerializedEvent } from '../port/validate-events.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
-import { openDatabase, type OpenDatabaseOptions } from './open-database.js';
+import { openDatabase } from './open-database.js';
+import { RECENT_EVENTS_CAPACITY, type EmbeddedEventStoreOptions } from './embedded-options.js';
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
 import { RecentEvents, type RecentRow } from './recent-events.js';
@@ -18,19 +19,10 @@ import { WalSync, walFileSync } from './wal-sync.js';
 import { EventWrites } from './event-writes.js';
 import { followStore } from './follow-store.js';
 import { PendingStreams } from './pending-streams.js';
+export type { EmbeddedEventStoreOptions } from './embedded-options.js';
 import { StreamHeads, type StreamHead } from './stream-heads.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
-export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
-  readonly logger?: { info(obj: object, msg: string): void };
-  /** Upper bound on how long a live subscription waits before looking again (appends wake it at once). */
-  readonly subscriptionPollMs?: number;
-  /** Newest committed events kept in memory for live subscriptions (default 10,000). */
-  readonly recentEventsCapacity?: number;
-  /** Test hook: awaited before each fsync of the WAL, so a test can hold a commit between COMMIT and durable. */
-  readonly beforeWalSync?: () => Promise<void>;
-}
-
-const RECENT_EVENTS_CAPACITY = 10_000;
 
 /**
  * The default, single-replica event store: one SQLite file in WAL mode under DATA_DIR.
@@ -50,7 +42,11 @@ export class EmbeddedEventStore implements EventStore {
       `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
     );
     const walFile = options.synchronous === 'NORMAL' ? undefined : walFileSync(`${path}-wal`, options.beforeWalSync);
-    return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY, walFile);
+    const checkpointer = new WalCheckpointer(db, path, options.checkpointEveryRows, (reason) =>
+      options.logger?.info({ event_store: 'embedded', path }, `event store: ${reason}; SQLite checkpoints the WAL itself again`),
+    );
+    if (options.walCheckpoints !== 'sqlite') checkpointer.start();
+    return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY, checkpointer, walFile);
   }
 
   private readonly recent: RecentEvents;
@@ -71,6 +67,8 @@ export class EmbeddedEventStore implements EventStore {
     private readonly writerLock: Database.Database,
     private readonly pollMs: number,
     recentEventsCapacity: number,
+    /** WAL checkpoints, off the event loop (ADR 0071). */
+    readonly checkpointer: WalCheckpointer,
     private readonly walFile?: { readonly sync: () => Promise<void>; readonly close: () => Promise<void> },
   ) {
     this.walSync = new WalSync(walFile?.sync ?? (() => Promise.resolve()));
@@ -96,6 +94,7 @@ export class EmbeddedEventStore implements EventStore {
         // Live subscribers get the rows once they are durable; commits become durable in commit order.
         // Before anything else runs: a read after this line must see the commit's heads (stream-heads.ts).
         this.heads.committed(rows, removed);
+        this.checkpointer.committed(rows.length + removed.size);
         const durable = this.walSync.committed();
         const touched = this.pending.committed(this.walSync.commits, [...rows.map((row) => row.streamName), ...removed]);
         return durable.then(() => {
@@ -265,6 +264,7 @@ export class EmbeddedEventStore implements EventStore {
     await this.writes.drained();
     await this.walSync.durable()?.catch(() => undefined);
     await this.walFile?.close();
+    await this.checkpointer.stop();
     this.closed = true;
     this.appended.notify();
     this.erasure.stop();
