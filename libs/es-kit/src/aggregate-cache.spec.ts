@@ -67,6 +67,19 @@ describe('AggregateCache', () => {
     expect((await aggregateStream(env.store, 'counter-c', counter)).state).toBe(3);
   });
 
+  it('handle keeps the state it appended (write-through): the next load reads nothing back, and is still fresh', async () => {
+    const { store, delivered } = counting(env.store);
+    const cache = new AggregateCache(store, counter);
+    for (let i = 0; i < 5; i++) await cache.handle('counter-w', { type: 'increment', by: 1, limit: 1_000 }, context());
+    expect(await cache.load('counter-w')).toMatchObject({ state: 5, revision: 4n });
+    expect(delivered()).toBe(0);
+    // What it holds is what a full read of the store gives, and another writer's append is still seen.
+    expect((await aggregateStream(env.store, 'counter-w', counter)).state).toBe(5);
+    await handleCommand(env.store, 'counter-w', counter, { type: 'increment', by: 10, limit: 1_000 }, context());
+    expect(await cache.load('counter-w')).toMatchObject({ state: 15, revision: 5n });
+    expect(delivered()).toBe(1);
+  });
+
   it('forgets the least recently used stream beyond its bound', async () => {
     const cache = new AggregateCache(env.store, counter, 2);
     for (const name of ['s-1', 's-2', 's-3']) await cache.handle(name, { type: 'increment', by: 1, limit: 9 }, context());

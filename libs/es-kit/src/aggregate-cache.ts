@@ -40,15 +40,21 @@ export class AggregateCache<Command, Event extends DomainEvent, State> {
 
   /**
    * `handleCommand` over the cached state: load (catch up) → decide → append at that revision; on a concurrent
-   * writer, load again and decide again, a bounded number of times. The appended events are read back by the next
-   * `load` (one short read), so the cache only ever holds states read from the store.
+   * writer, load again and decide again, a bounded number of times. The state after a committed append is kept
+   * (write-through): it is the fold of the decided events, which is what reading them back would give, because
+   * events are JSON values and `evolve` reads only their type and data (a property test holds this). The next `load`
+   * then reads from after the append, and finds only what others wrote since.
    */
   async handle(streamName: string, command: Command, context: CommandContext, options: HandleCommandOptions = {}): Promise<CommandResult<State, Event>> {
     const maxAttempts = options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       const current = await this.load(streamName);
       try {
-        return await decideAndAppend(this.store, streamName, this.decider, current, command, context, options);
+        const result = await decideAndAppend(this.store, streamName, this.decider, current, command, context, options);
+        if (result.append !== undefined && result.revision !== 'no_stream') {
+          this.remember(streamName, { state: result.state, revision: result.revision, ...(result.lastEvent ? { lastEvent: result.lastEvent } : {}) });
+        }
+        return result;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
       }
@@ -60,6 +66,9 @@ export class AggregateCache<Command, Event extends DomainEvent, State> {
   }
 
   private remember(streamName: string, current: AggregateState<State>): void {
+    // Never back: a write-through answered late must not replace a newer state a load or a later append put here.
+    const known = this.states.get(streamName)?.revision;
+    if (known !== undefined && known !== 'no_stream' && current.revision !== 'no_stream' && known > current.revision) return;
     this.states.delete(streamName);
     this.states.set(streamName, current);
     if (this.states.size > this.maxStreams) this.states.delete(this.states.keys().next().value!);

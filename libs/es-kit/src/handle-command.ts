@@ -125,17 +125,19 @@ export function completeAppend<Command, Event extends DomainEvent, State>(
   append: AppendResult,
 ): CommandResult<State, Event> {
   const last = prepared.events[prepared.events.length - 1];
-  if (prepared.hashChain && last?.id !== undefined) {
+  // The appended event as a read would give it (without `created` and `position`, which nothing chains or folds).
+  const lastEvent = last === undefined ? undefined : { id: last.id, streamName: prepared.streamName, revision: append.nextExpectedRevision, type: last.type, data: last.data, metadata: last.metadata ?? {} };
+  if (prepared.hashChain && lastEvent?.id !== undefined) {
     rememberAppendedHead(
       prepared.streamName,
-      last.id,
-      { streamName: prepared.streamName, revision: append.nextExpectedRevision, type: last.type, data: last.data, metadata: last.metadata ?? {} },
+      lastEvent.id,
+      lastEvent,
       // A stream's first event (its creation) is nearly always followed by more: hash it now (chain-head-cache.ts).
       { hashNow: prepared.current.revision === 'no_stream' },
     );
   }
   const state = prepared.newEvents.reduce(decider.evolve, prepared.current.state);
-  return { state, revision: append.nextExpectedRevision, newEvents: prepared.newEvents, append };
+  return { state, revision: append.nextExpectedRevision, newEvents: prepared.newEvents, append, ...(lastEvent ? { lastEvent } : {}) };
 }
 
 function toEventData<Event extends DomainEvent>(

@@ -18,6 +18,7 @@ import { WalSync, walFileSync } from './wal-sync.js';
 import { EventWrites } from './event-writes.js';
 import { followStore } from './follow-store.js';
 import { PendingStreams } from './pending-streams.js';
+import { StreamHeads, type StreamHead } from './stream-heads.js';
 
 export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly logger?: { info(obj: object, msg: string): void };
@@ -63,6 +64,7 @@ export class EmbeddedEventStore implements EventStore {
   private readonly queries: EventQueries;
   private readonly sqlWrites: EventWrites;
   private readonly pending = new PendingStreams();
+  private readonly heads = new StreamHeads();
 
   private constructor(
     private readonly db: Database.Database,
@@ -92,6 +94,8 @@ export class EmbeddedEventStore implements EventStore {
         if (tombstoned) this.erasure.request();
         else this.erasure.retryIfPending();
         // Live subscribers get the rows once they are durable; commits become durable in commit order.
+        // Before anything else runs: a read after this line must see the commit's heads (stream-heads.ts).
+        this.heads.committed(rows, removed);
         const durable = this.walSync.committed();
         const touched = this.pending.committed(this.walSync.commits, [...rows.map((row) => row.streamName), ...removed]);
         return durable.then(() => {
@@ -157,9 +161,11 @@ export class EmbeddedEventStore implements EventStore {
       assertStreamName(streamName);
       const backwards = options.direction === 'backwards';
       let remaining = readLimit(options.maxCount);
-      const stream = this.queries.streamRow(streamName);
+      const stream = this.streamHead(streamName);
       if (stream?.tombstone) throw new StreamDeletedError(streamName);
       let from = stream ? startRevision(options.fromRevision, backwards, stream.revision) : undefined;
+      // What was committed when the read began (pagedIterable): a read from past the end asks SQLite nothing.
+      if (!backwards && stream && from !== undefined && from > stream.revision) from = undefined;
       const page = this.queries.statement(
         backwards
           ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
@@ -182,7 +188,7 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     assertStreamName(streamName);
     await this.durableStream(streamName);
-    const stream = this.queries.streamRow(streamName);
+    const stream = this.streamHead(streamName);
     if (stream?.tombstone) throw new StreamDeletedError(streamName);
     return stream ? stream.revision : 'no_stream';
   }
@@ -289,6 +295,15 @@ export class EmbeddedEventStore implements EventStore {
     const { result, rows } = this.sqlWrites.insert(streamName, events, expected);
     for (const row of rows) this.uncommitted.push(row);
     return result;
+  }
+
+  /** The stream's committed head, from the cache of recently read heads or else from SQLite (then remembered). */
+  private streamHead(streamName: string): StreamHead {
+    const known = this.heads.get(streamName);
+    if (known !== undefined) return known;
+    const row = this.queries.streamRow(streamName) ?? null;
+    this.heads.learn(streamName, row);
+    return row;
   }
 
   /** Until everything committed so far is on disk (ADR 0026): no read observes what a power loss could take back. */

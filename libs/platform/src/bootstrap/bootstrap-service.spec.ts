@@ -132,14 +132,24 @@ describe('bootstrapService', () => {
     });
   });
 
-  it('parses JSON and form bodies and keeps the raw bytes', async () => {
+  it('parses JSON bodies, leaves form bodies to their endpoint, and keeps the raw bytes of both', async () => {
     const { service } = await start();
     const json = '{"a": [1, 2],  "b": "ü"}';
     const jsonReply = await fetch(`${service.listenUrl}/test/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: json });
     expect(await jsonReply.json()).toEqual({ body: { a: [1, 2], b: 'ü' }, rawBytes: Buffer.byteLength(json) });
     const form = 'grant_type=refresh_token&a%5Bb%5D=c';
     const formReply = await fetch(`${service.listenUrl}/test/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
-    expect(await formReply.json()).toEqual({ body: { grant_type: 'refresh_token', 'a[b]': 'c' }, rawBytes: form.length });
+    expect(await formReply.json()).toEqual({ rawBytes: form.length });
+  });
+
+  it('answers a form body of more than 200 parameters with 413, and takes 200', async () => {
+    const { service } = await start();
+    const form = (count: number) => Array.from({ length: count }, (_, index) => `p${index}=1`).join('&');
+    const post = (body: string) => fetch(`${service.listenUrl}/test/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+    expect((await post(form(200))).status).toBe(201);
+    const over = await post(form(201));
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ error: 'invalid_request', error_description: 'the form body has too many parameters' });
   });
 
   it('answers malformed JSON with 400 invalid_request, not 500', async () => {
@@ -157,7 +167,7 @@ describe('bootstrapService', () => {
     const inflated = await fetch(`${service.listenUrl}/test/echo`, {
       method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' }, body: gzipSync(form),
     });
-    expect(await inflated.json()).toEqual({ body: { grant_type: 'refresh_token' }, rawBytes: form.length });
+    expect(await inflated.json()).toEqual({ rawBytes: form.length });
     const corrupt = await fetch(`${service.listenUrl}/test/echo`, {
       method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' }, body: 'not gzip at all',
     });
