@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT, type CryptoKey, type JWTPayload, type KeyObject } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import type { CryptoKey } from 'jose';
 import { InvalidGrantError } from '../errors/invalid-grant.error.js';
 import { epochSeconds } from '../pipeline/clock.js';
+import { signEs256Jws } from './sign-es256-jws.js';
 import { ACCESS_TOKEN_ALG, ACCESS_TOKEN_TYP, type AccessTokenPayload, type AuthorizationDetail, type MissionClaim } from './claims.js';
 
 /** The issuer's signing key; structurally what libs/platform's `SigningKeys` offers. */
@@ -64,8 +66,6 @@ export async function issueAccessToken(request: AccessTokenRequest, signer: Acce
     cnf: { jkt: request.jkt },
     mission: request.mission,
   };
-  const accessToken = await new SignJWT({ ...claims } as JWTPayload)
-    .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, typ: ACCESS_TOKEN_TYP, kid: signer.kid })
-    .sign(signer.privateKey);
+  const accessToken = signEs256Jws({ alg: ACCESS_TOKEN_ALG, typ: ACCESS_TOKEN_TYP, kid: signer.kid }, claims, signer.privateKey);
   return { accessToken, jti: claims.jti, expiresAt: new Date(exp * 1000), expiresIn: exp - iat, claims };
 }
