@@ -73,6 +73,25 @@ describe('verified Agent Tokens remembered (issue 15, ADR 0065)', () => {
     await expect(refusal(() => signingKeyFromSignatureKey(headersFor(token), keySources))).resolves.toBe('invalid_agent_token');
   });
 
+  it('spec 5.1: a verification that was under way while the keys rotated is remembered for the old keys only, never served under the new', async () => {
+    const configured = new AgentProviderKeys(demoConfig.agent_providers);
+    const before = (await configured.providerFor(PROVIDER, String(PROVIDER_KEY.kid))).jwks!.keys;
+    const after = [{ ...without((await freshKey('ES256')).publicJwk, 'd'), kid: 'provider-2', alg: 'ES256', kty: 'EC' }];
+    let current = before;
+    // The provider's keys are rotated right after this verification looked them up (a refresh by another request).
+    const rotating = Object.assign(Object.create(configured) as AgentProviderKeys, {
+      providerFor: async (issuer: string) => {
+        const keys = current;
+        current = after;
+        return { issuer, jwks: { keys } };
+      },
+    });
+    const keySources = sources(rotating);
+    const token = await agentToken({ agentKey: await freshKey() });
+    await signingKeyFromSignatureKey(headersFor(token), keySources);
+    await expect(refusal(() => signingKeyFromSignatureKey(headersFor(token), keySources))).resolves.toBe('invalid_agent_token');
+  });
+
   it('spec 5.1, 5.2: a token differing in one character, or another agent\'s token, is never served a remembered entry', async () => {
     const keySources = sources();
     const token = await agentToken({ agentKey: await freshKey() });
