@@ -29,7 +29,8 @@ export type SigningKey = { readonly caller: unknown };
 export type SignedMessage = object;
 
 export interface PersonServerAuth {
-  newAuthenticator(options: { baseUrl: string; principals: readonly unknown[]; agentProviders: readonly unknown[]; clock: Clock }): RequestAuthenticator;
+  /** `rememberTokens: false`: every Agent Token verified in full, as on its first use (ADR 0065); default as the server. */
+  newAuthenticator(options: { baseUrl: string; principals: readonly unknown[]; agentProviders: readonly unknown[]; clock: Clock; rememberTokens?: boolean }): RequestAuthenticator;
   /**
    * `signingKeyFromSignatureKey` over fixed key sources: `Signature-Key` → Agent Token verified with jose
    * (or `hwk` principal lookup) → the signing key and caller.
@@ -49,6 +50,9 @@ interface AuthModules {
   signatureVerifies: (message: SignedMessage, signingKey: SigningKey, hasBody: boolean, clock: Clock) => Promise<unknown>;
 }
 
+/** A stand-in for the PS's VerifiedAgentTokens that never remembers: each token is verified in full. */
+const FORGETFUL_TOKENS = { usable: async () => undefined, remember: (_jwt: string, _verified: unknown, signingKey: unknown) => signingKey };
+
 async function load<T>(repositoryRoot: string, relative: string): Promise<T> {
   return (await import(pathToFileURL(join(repositoryRoot, relative)).href)) as T;
 }
@@ -64,8 +68,11 @@ export async function loadPersonServerAuth(repositoryRoot: string): Promise<Pers
   const needed = ['RequestAuthenticator', 'AgentProviderKeys', 'SignatureReplayCache', 'signingKeyFromSignatureKey', 'signedMessage', 'signatureVerifies'] as const;
   for (const name of needed) if (typeof modules[name] !== 'function') throw new Error(`the Person Server build has no export ${name}: rebuild, or update person-server-modules.ts`);
   return {
-    newAuthenticator: ({ baseUrl, principals, agentProviders, clock }) =>
-      new modules.RequestAuthenticator({ baseUrl, principals, agentProviders: new modules.AgentProviderKeys(agentProviders), replayCache: new modules.SignatureReplayCache(), clock }),
+    newAuthenticator: ({ baseUrl, principals, agentProviders, clock, rememberTokens = true }) =>
+      new modules.RequestAuthenticator({
+        baseUrl, principals, agentProviders: new modules.AgentProviderKeys(agentProviders), replayCache: new modules.SignatureReplayCache(), clock,
+        ...(rememberTokens ? {} : { verifiedTokens: FORGETFUL_TOKENS }),
+      }),
     keyResolver: (principals, agentProviders, clock) => {
       const sources = { principals: principalRegistry(principals as Parameters<typeof principalRegistry>[0]), agentProviders: new modules.AgentProviderKeys(agentProviders), clock };
       return (headers) => modules.signingKeyFromSignatureKey(headers, sources);

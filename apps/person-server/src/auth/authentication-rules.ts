@@ -26,6 +26,7 @@ import type { Clock } from '../time/clock.js';
 import { type SignatureFailureReason, SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
 import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
 import type { AgentTokenClaims, AuthenticatedCaller } from '../identity/authenticated-caller.js';
+import type { VerifiedAgentTokens } from './verified-agent-tokens.js';
 
 /** The request as the authenticator needs it; an Express request (with Nest's `rawBody`) fits. */
 export interface IncomingSignedRequest {
@@ -198,6 +199,8 @@ export interface KeySources {
   readonly principals: PrincipalRegistry;
   readonly agentProviders: AgentProviderKeys;
   readonly clock: Clock;
+  /** Agent Tokens already verified (ADR 0065); without it every token is verified in full. */
+  readonly verifiedTokens?: VerifiedAgentTokens;
 }
 
 /** The Agent Token's unverified `iss` and header `kid`, to pick the provider keys; verification comes after. */
@@ -223,6 +226,8 @@ export function agentIdentifiersVouchedByIssuer(token: VerifiedAgentToken, provi
 }
 
 async function agentSigningKey(jwt: string, sources: KeySources): Promise<SigningKey> {
+  const remembered = await sources.verifiedTokens?.usable(jwt, sources.agentProviders, sources.clock.now());
+  if (remembered !== undefined) return remembered;
   const { issuer, kid } = unverifiedIssuerAndKid(jwt);
   let providers: AgentProvider[] = [];
   if (issuer !== undefined && sources.agentProviders.isTrusted(issuer)) {
@@ -232,7 +237,7 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
   const token = await verifyAgentToken(jwt, providers, sources.clock);
   agentIdentifiersVouchedByIssuer(token, sources.agentProviders);
   const claims = decodeJwt(jwt) as AgentTokenClaims;
-  return {
+  const signingKey: SigningKey = {
     key: { alg: signatureAlgorithmOf(token.cnfJwk), publicKey: { ...token.cnfJwk } },
     caller: {
       kind: 'agent',
@@ -244,6 +249,9 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
       tokenClaims: claims,
     },
   };
+  const keys = providers[0]?.jwks?.keys;
+  if (sources.verifiedTokens === undefined || issuer === undefined || kid === undefined || keys === undefined) return signingKey;
+  return sources.verifiedTokens.remember(jwt, { issuer, kid, keys, token }, signingKey);
 }
 
 /**

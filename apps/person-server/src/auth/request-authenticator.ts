@@ -18,6 +18,7 @@ import { signatureNotReplayed } from './signature-not-replayed.js';
 import type { AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import type { SignatureReplayCache } from './signature-replay-cache.js';
 import type { StoredSignatureClaims } from './stored-signature-claims.js';
+import { VerifiedAgentTokens } from './verified-agent-tokens.js';
 
 export interface RequestAuthenticatorOptions {
   /** The PS's BASE_URL: its authority is the `@authority` every signature must cover. */
@@ -34,6 +35,8 @@ export interface RequestAuthenticatorOptions {
   readonly clock: Clock;
   /** `created` tolerance; DESIGN 3.2 fixes ±60 s. */
   readonly maxAgeSeconds?: number;
+  /** Agent Tokens verified before (ADR 0065); default: a cache of this authenticator's own. */
+  readonly verifiedTokens?: VerifiedAgentTokens;
 }
 
 /**
@@ -47,10 +50,12 @@ export interface RequestAuthenticatorOptions {
 export class RequestAuthenticator {
   private readonly principals: PrincipalRegistry;
   private readonly maxAgeSeconds: number;
+  private readonly verifiedTokens: VerifiedAgentTokens;
 
   constructor(private readonly options: RequestAuthenticatorOptions) {
     this.principals = principalRegistry(options.principals);
     this.maxAgeSeconds = options.maxAgeSeconds ?? SIGNATURE_MAX_AGE_SECONDS;
+    this.verifiedTokens = options.verifiedTokens ?? new VerifiedAgentTokens();
   }
 
   async authenticate(request: IncomingSignedRequest): Promise<AuthenticatedCaller> {
@@ -66,6 +71,7 @@ export class RequestAuthenticator {
       principals: this.principals,
       agentProviders: this.options.agentProviders,
       clock,
+      verifiedTokens: this.verifiedTokens,
     });
     const verified = await signatureVerifies(message, signingKey, hasBody, clock, this.maxAgeSeconds);
     // Only verified signatures are remembered, so forged ones cannot fill the cache or block a real one.

@@ -9,7 +9,15 @@ export interface RequestFacts {
   readonly requestId?: string;
 }
 
+/** Built once per request: the guard and the controller both ask, and `request.ip` is not free (issue 15). */
+const factsOf = new WeakMap<FastifyRequest, RequestFacts>();
+
 export function requestFacts(request: FastifyRequest): RequestFacts {
-  const source = request.ip ?? request.socket?.remoteAddress;
-  return { ...(source !== undefined ? { source } : {}), method: request.method, path: pathOf(request), requestId: request.id };
+  let facts = factsOf.get(request);
+  if (facts === undefined) {
+    const source = request.ip ?? request.socket?.remoteAddress;
+    facts = { ...(source !== undefined ? { source } : {}), method: request.method, path: pathOf(request), requestId: request.id };
+    factsOf.set(request, facts);
+  }
+  return facts;
 }

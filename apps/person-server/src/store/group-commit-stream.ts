@@ -54,7 +54,8 @@ interface Pending<Command, Event, State> {
  * - **A per-stream cache** of the folded state and its revision. Before each decision only the events
  *   after that revision are read (so other replicas' and other writers' events are folded in); every
  *   append still carries the expected revision, and a conflict makes the whole group be decided again
- *   on fresh state (DESIGN 1: consistency from the write side).
+ *   on fresh state (DESIGN 1: consistency from the write side). The group's own events are folded in
+ *   as decided (`evolve`), never read back: a committed append at the expected revision IS that fold.
  * - **Group commit.** Commands that arrive while an append to the same stream is in flight are decided
  *   one after another over the evolving state and appended together in one transaction — one durable
  *   write instead of one each. A command the decider refuses fails alone; each event keeps the metadata
@@ -78,7 +79,7 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
 
   /** The current state: every event committed before the call is included. */
   state(key: string): Promise<State> {
-    return this.mutex.run(key, async () => (await this.catchUp(key)).state);
+    return this.mutex.run(key, async () => (await this.catchUp(key)).current.state);
   }
 
   /** Decides `command` on the current state and appends its events at the revision it was decided on. */
@@ -113,7 +114,8 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
   private async commit(key: string, group: readonly Pending<Command, Event, State>[]): Promise<void> {
     const stream = this.streamName(key);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.catchUp(key);
+      const caughtUp = await this.catchUp(key);
+      const current = caughtUp.current;
       // Each command is decided (and its events built, hash-chained, with its own metadata) over the state the
       // ones before it leave; the group is then appended at the revision it was all decided on.
       let head: AggregateState<State> = current;
@@ -140,8 +142,10 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
           if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
           throw error;
         }
-        // Read back what was appended: the cache then holds the recorded last event for the next hash link.
-        await this.catchUp(key);
+        // The append at `current.revision` succeeded, so the stream is now exactly `head`: the state the decider's
+        // `evolve` gave and the events as built (the store keeps their JSON unchanged, so the next hash link over
+        // `head.lastEvent` is the one over the recorded event). Nothing to read back.
+        this.remember(key, { current: head, snapshotAt: this.snapshotIfDue(key, head, caughtUp.snapshotAt) });
       }
       for (const { pending, events, state } of decided) pending.resolve({ state, newEvents: events });
       for (const { pending, error } of refused) pending.reject(error);
@@ -154,7 +158,8 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     while (this.saving.size > 0) await Promise.allSettled([...this.saving]);
   }
 
-  private async catchUp(key: string): Promise<AggregateState<State>> {
+  /** The cached fold with the events after its revision folded in (the cache then holds it). */
+  private async catchUp(key: string): Promise<Cached<State>> {
     const stream = this.streamName(key);
     const cached = this.cache.get(key) ?? (await this.fromSnapshot(key));
     let current = cached.current;
@@ -169,8 +174,9 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
     if (read.length > 0 || !this.cache.has(key)) {
       current = { state: this.evolveMany(current.state, read), revision, ...(lastEvent !== undefined ? { lastEvent } : {}) };
     }
-    this.remember(key, { current, snapshotAt: this.snapshotIfDue(key, current, cached.snapshotAt) });
-    return current;
+    const caughtUp = { current, snapshotAt: this.snapshotIfDue(key, current, cached.snapshotAt) };
+    this.remember(key, caughtUp);
+    return caughtUp;
   }
 
   /** A cache miss starts from the newest verified snapshot, else from the stream's start. */

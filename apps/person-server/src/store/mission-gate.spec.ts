@@ -1,5 +1,6 @@
 import type { EventStore, ReadStreamOptions } from '@mission/event-store';
 import { MissionNotFoundError } from '@mission/ps-domain';
+import { KnownApprovals } from './known-approvals.js';
 import { authorizeFromApproval, expiryDue } from './mission-gate.js';
 
 const S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
@@ -60,5 +61,49 @@ describe('spec 5.9 anti-oracle timing: absent and not authorized are decided fro
     expect([expiryDue(facts, new Date('2026-11-22T09:59:59.999Z')), expiryDue(facts, new Date('2026-11-22T10:00:00.000Z'))]).toEqual([false, true]);
     expect(await authorizeFromApproval(storeWith(busy).store, S256, { role: 'agent', id: OWNER })).toEqual({ role: 'agent', agent: OWNER, tenant: 't1' });
     expect(expiryDue({}, new Date('2100-01-01T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe('issue 15: approvals remembered for authorized callers (known-approvals.ts)', () => {
+  const OTHER_S256 = 'b3RoZXItbWlzc2lvbi1ibG9iLWRpZ2VzdC0wMDAwMDA';
+  const stranger = { role: 'agent', id: 'aauth:other@agents.example' } as const;
+
+  it('the owner\'s next status is authorized without reading the first event again', async () => {
+    const known = new KnownApprovals();
+    const history = storeWith(busy);
+    const first = await authorizeFromApproval(history.store, S256, { role: 'agent', id: OWNER }, known);
+    const again = await authorizeFromApproval(history.store, S256, { role: 'agent', id: OWNER }, known);
+    expect(again).toEqual(first);
+    expect(history.reads).toHaveLength(1);
+  });
+
+  it('spec 5.9: a remembered approval never answers another agent or another tenant — they get the same refusal after the same one-event read as before', async () => {
+    const known = new KnownApprovals();
+    const history = storeWith(busy);
+    await authorizeFromApproval(history.store, S256, { role: 'agent', id: OWNER }, known);
+    const probes = [stranger, { role: 'person', id: 'mallory', tenant: 't2', ownedAgents: [OWNER] }, { role: 'admin', id: 'ops2', tenant: 't2' }] as const;
+    for (const caller of probes) {
+      const probe = storeWith(busy);
+      await expect(authorizeFromApproval(probe.store, S256, caller, known)).rejects.toEqual(new MissionNotFoundError('not_authorized'));
+      expect(probe.reads).toEqual([{ name: `psmission-${S256}`, maxCount: 1 }]);
+    }
+  });
+
+  it('spec 5.9: an entry is bound to its mission — another reference is still read (absent stays absent, with its decoy read)', async () => {
+    const known = new KnownApprovals();
+    await authorizeFromApproval(storeWith(busy).store, S256, { role: 'agent', id: OWNER }, known);
+    const absent = storeWith([]);
+    const error = await authorizeFromApproval(absent.store, OTHER_S256, { role: 'agent', id: OWNER }, known).catch((caught: unknown) => caught);
+    expect((error as MissionNotFoundError).auditDetail).toBe('absent');
+    expect(absent.reads.map((read) => read.name)).toEqual([`psmission-${OTHER_S256}`, 'security-audit']);
+  });
+
+  it('an unauthorized probe is never remembered, and the cache is bounded (least recently used first)', async () => {
+    const known = new KnownApprovals(2);
+    await expect(authorizeFromApproval(storeWith(busy).store, S256, stranger, known)).rejects.toBeInstanceOf(MissionNotFoundError);
+    expect(known.size).toBe(0);
+    for (const s256 of [S256, OTHER_S256, 'dGhpcmQtbWlzc2lvbi1ibG9iLWRpZ2VzdC0wMDAwMDA']) await authorizeFromApproval(storeWith(busy).store, s256, { role: 'agent', id: OWNER }, known);
+    expect(known.size).toBe(2);
+    expect(known.authorize(S256, { role: 'agent', id: OWNER })).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { EventStore } from '@mission/event-store';
 import { managementRole, MissionNotFoundError, missionStreamName, type ManagementCaller, type ManagementRole } from '@mission/ps-domain';
 import { SECURITY_AUDIT_STREAM } from '../abuse/security-audit.js';
+import type { KnownApprovals } from './known-approvals.js';
 
 /**
  * Spec 5.9 (anti-oracle, timing): before any work that depends on the size of a mission's history,
@@ -10,7 +11,10 @@ import { SECURITY_AUDIT_STREAM } from '../abuse/security-audit.js';
  * unauthorized caller would reveal that the mission exists and how busy it is. The decider checks the
  * same rule again on the full state; this gate only decides earlier, never differently.
  */
-export async function authorizeFromApproval(store: EventStore, s256: string, caller: ManagementCaller): Promise<ApprovalFacts> {
+export async function authorizeFromApproval(store: EventStore, s256: string, caller: ManagementCaller, known?: KnownApprovals): Promise<ApprovalFacts> {
+  // Only a caller the remembered approval authorizes skips the read (known-approvals.ts); anyone else reads as before.
+  const remembered = known?.authorize(s256, caller);
+  if (remembered !== undefined) return remembered;
   let approval: { readonly type: string; readonly data: Record<string, unknown> } | undefined;
   for await (const event of store.readStream(missionStreamName(s256), { maxCount: 1 })) approval = event;
   // Spec 5.9 (timing): an absent mission reads no event, an existing one reads and decodes its approval (about
@@ -23,7 +27,9 @@ export async function authorizeFromApproval(store: EventStore, s256: string, cal
   const role = managementRole({ agent, tenant }, caller);
   if (role === undefined) throw new MissionNotFoundError('not_authorized');
   const expiresAt = approval.data['expires_at'];
-  return { role, agent, tenant, ...(typeof expiresAt === 'string' ? { expiresAt: new Date(expiresAt) } : {}) };
+  const facts = { role, agent, tenant, ...(typeof expiresAt === 'string' ? { expiresAt: new Date(expiresAt) } : {}) };
+  known?.remember(s256, facts);
+  return facts;
 }
 
 /** What the approval (the first event) says beyond the authorization, for an authorized caller only. */

@@ -4,6 +4,7 @@ import { EVENT_STORE, LOGGER, type Logger } from '@mission/platform';
 import { AbuseModule } from '../abuse/abuse.module.js';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { TokenLedger } from './token-ledger.js';
+import { KnownApprovals } from './known-approvals.js';
 import { MissionBodies } from './mission-bodies.js';
 import { MissionLog } from './mission-log.js';
 import { MissionSnapshots } from './mission-snapshots.js';
@@ -32,7 +33,8 @@ import { MissionSnapshots } from './mission-snapshots.js';
     },
     { provide: TokenLedger, inject: [EVENT_STORE], useFactory: (store: EventStore) => new TokenLedger(store) },
     MissionBodies,
+    { provide: KnownApprovals, useFactory: () => new KnownApprovals() },
   ],
-  exports: [MissionLog, TokenLedger, MissionBodies],
+  exports: [MissionLog, TokenLedger, MissionBodies, KnownApprovals],
 })
 export class StoreModule {}
