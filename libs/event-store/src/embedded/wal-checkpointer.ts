@@ -136,6 +136,9 @@ export class WalCheckpointer {
     this.waiters.splice(0).forEach((resolve) => resolve());
     if (thread === undefined) return;
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    // Held until it has exited: an unref'd thread would let a shutting-down process end right here, before the
+    // store is closed and the last log lines are written.
+    thread.ref();
     // A ready worker closes its connection itself; one still opening it is stopped where it is.
     if (ready) thread.postMessage('close');
     else void thread.terminate();
