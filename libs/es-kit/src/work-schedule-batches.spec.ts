@@ -2,7 +2,7 @@ import { comparePositions, EventStoreUnavailableError, type EventStore, type Pos
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
 import { eventually, tempStore } from './testing-store.spec-helper.js';
-import { SCHEDULE_BATCH_STREAMS } from './work-schedule-batches.js';
+import { SCHEDULE_BATCH_STREAMS, WorkScheduleBatches } from './work-schedule-batches.js';
 
 /** A gate a test opens when it is ready; everything waiting on it resumes then. */
 function gate(): { wait: () => Promise<void>; open: () => void } {
@@ -104,7 +104,7 @@ describe('ProcessManagerRunner schedules work in batches (issue 15 item 6)', () 
     await terminate(env.store, 3 * SCHEDULE_BATCH_STREAMS);
     const first = await start(failing, planner(planned), 'replica-a');
     // The first batch committed; the second is in the store's hands; the loop took in the triggers after it.
-    await eventually(async () => batches === 2 && (await scheduledCounts(env.store)).size > 0 && planned.length >= 2 * SCHEDULE_BATCH_STREAMS);
+    await eventually(async () => batches >= 2 && (await scheduledCounts(env.store)).size > 0 && planned.length >= 2 * SCHEDULE_BATCH_STREAMS);
     const committed = await scheduledCounts(env.store);
     const lastCommittedTrigger = planned[committed.size - 1]!;
     secondBatch.open();
@@ -120,6 +120,35 @@ describe('ProcessManagerRunner schedules work in batches (issue 15 item 6)', () 
     const counts = await scheduledCounts(env.store);
     expect(counts.size).toBe(3 * SCHEDULE_BATCH_STREAMS);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('batches commit concurrently but count in order: a later batch that committed while an earlier one failed moves no checkpoint', async () => {
+    const firstBatch = gate();
+    let batches = 0;
+    const store = storeWith(env.store, {
+      appendToStreams: async (appends) => {
+        if (!isScheduling(appends)) return env.store.appendToStreams(appends);
+        if (++batches === 1) {
+          await firstBatch.wait();
+          throw new EventStoreUnavailableError('the first batch failed');
+        }
+        return env.store.appendToStreams(appends);
+      },
+    });
+    await terminate(env.store, 3 * SCHEDULE_BATCH_STREAMS);
+    const runner = await start(store, planner(), 'replica-a');
+    // Later batches committed while the first one still waits.
+    await eventually(async () => (await scheduledCounts(env.store)).size >= SCHEDULE_BATCH_STREAMS);
+    firstBatch.open();
+    await eventually(() => runner.failure !== undefined);
+    await runner.stop();
+    runners.splice(0);
+    // Every trigger's work is from the first batch on uncertain: the checkpoint is where it was (nowhere).
+    expect(await env.store.checkpoints.load('pm_revoker_triggers')).toBeUndefined();
+
+    const restarted = await start(env.store, planner(), 'replica-a');
+    await eventually(() => restarted.openWork().size === 3 * SCHEDULE_BATCH_STREAMS);
+    expect([...(await scheduledCounts(env.store)).values()].every((count) => count === 1)).toBe(true);
   });
 
   it('a tombstoned work stream stops the loop (readiness) and no checkpoint passes its trigger', async () => {
@@ -156,5 +185,37 @@ describe('ProcessManagerRunner schedules work in batches (issue 15 item 6)', () 
     expect(counts.size).toBe(100);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
     expect(a.failure ?? b.failure).toBeUndefined();
+  });
+});
+
+describe('WorkScheduleBatches: batches in flight together settle in order (issue 15 item 6)', () => {
+  const append = (stream: string): StreamAppend => ({ streamName: stream, events: [{ type: 'WorkScheduled', data: {} }], expectedRevision: 'no_stream' });
+  const committed = (appends: readonly StreamAppend[]) => appends.map(() => ({ ok: true as const, result: { nextExpectedRevision: 0n, position: { commit: 1n, prepare: 1n } } }));
+
+  it('a later batch that committed counts as scheduled only after the earlier one, and not at all when that one failed', async () => {
+    const first = gate();
+    const calls: string[] = [];
+    const batches = new WorkScheduleBatches({
+      appendToStreams: async (appends) => {
+        calls.push(appends[0]!.streamName);
+        if (appends[0]!.streamName === 'pm_x-a') {
+          await first.wait();
+          throw new EventStoreUnavailableError('the first batch failed');
+        }
+        return committed(appends);
+      },
+    }, 1);
+    const settled: string[] = [];
+    const a = batches.add([append('pm_x-a')]).then(() => settled.push('a ok'), () => settled.push('a failed'));
+    const b = batches.add([append('pm_x-b')]).then(() => settled.push('b ok'), () => settled.push('b failed'));
+    // Both batches are in the store's hands; b's committed already, a's waits.
+    await eventually(() => calls.length === 2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([]);
+    first.open();
+    await Promise.all([a, b]);
+    expect(settled).toEqual(['a failed', 'b failed']);
+    // Nothing is taken after a failure: the runner stops (readiness) and a restart schedules the rest.
+    await expect(batches.add([append('pm_x-c')])).rejects.toBeInstanceOf(EventStoreUnavailableError);
   });
 });

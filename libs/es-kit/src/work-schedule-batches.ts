@@ -28,23 +28,34 @@ interface Group {
   readonly reject: (error: unknown) => void;
 }
 
+/** Batches committing at once: the next one commits while the disk wait of the one before runs. */
+export const SCHEDULE_BATCHES_IN_FLIGHT = 4;
+
+type Outcome = { readonly ok: true; readonly outcomes: readonly StreamAppendOutcome[] } | { readonly ok: false; readonly error: unknown };
+
 /**
- * Schedules the work of many triggers in few commits: what is added while a batch commits waits and goes
- * into the next one (one batch in flight; at most `maxStreams` per batch). Batches commit in the order
- * they were added, so once a group's promise resolved, every group added before it is committed too;
- * after a failure every group still waiting is rejected (nothing later commits out of order).
+ * Schedules the work of many triggers in few commits: what is added while batches commit waits and goes
+ * into the next one (at most `maxStreams` per batch, `inFlight` batches at once, so commits overlap the
+ * disk waits of the ones before). Batches are appended in the order they were taken and SETTLED in that
+ * order, so once a group's promise resolved, every group added before it is committed too; after a failure
+ * every later group is rejected, even one whose batch committed (nothing counts as scheduled past a failure,
+ * so no checkpoint moves past it; a restart finds those streams and schedules them nothing twice).
  */
 export class WorkScheduleBatches {
   private pending: Group[] = [];
   private pendingStreams = 0;
   private committingStreams = 0;
-  private flushing = false;
+  private batchesInFlight = 0;
+  private flushScheduled = false;
+  /** Settles after every batch taken so far has settled; never rejects. */
+  private settledSoFar: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
   private roomWaiters: Array<() => void> = [];
 
   constructor(
     private readonly store: Pick<EventStore, 'appendToStreams'>,
     private readonly maxStreams = SCHEDULE_BATCH_STREAMS,
+    private readonly inFlight = SCHEDULE_BATCHES_IN_FLIGHT,
   ) {}
 
   /** Work planned and not committed yet: still a backlog for readiness, although its trigger was taken in. */
@@ -58,34 +69,47 @@ export class WorkScheduleBatches {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ appends, resolve, reject });
       this.pendingStreams += appends.length;
-      // Started on the next turn, so the rest of the subscription's page joins this batch.
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
+      // Taken on the next turn, so the rest of the subscription's page joins the batch.
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => {
+          this.flushScheduled = false;
+          this.takeBatches();
+        });
       }
     });
   }
 
-  /** Undefined while there is room for more; otherwise resolves once the waiting batch has started to commit. */
+  /** Undefined while there is room for more; otherwise resolves once a waiting batch has started to commit. */
   whenRoom(): Promise<void> | undefined {
     if (this.pendingStreams < this.maxStreams || this.failure !== undefined) return undefined;
     return new Promise((resume) => this.roomWaiters.push(resume));
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.takeBatch();
-      this.wakeRoomWaiters();
-      try {
-        const outcomes = await this.store.appendToStreams(batch.flatMap((group) => group.appends));
-        this.settle(batch, outcomes);
-      } catch (error) {
-        this.failAll(batch, error);
-      } finally {
-        this.committingStreams = 0;
-      }
-    }
-    this.flushing = false;
+  private takeBatches(): void {
+    while (this.batchesInFlight < this.inFlight && this.pending.length > 0 && this.failure === undefined) this.commit(this.takeBatch());
+    this.wakeRoomWaiters();
+  }
+
+  private commit(batch: Group[]): void {
+    const streams = batch.reduce((sum, group) => sum + group.appends.length, 0);
+    this.batchesInFlight += 1;
+    this.committingStreams += streams;
+    const outcome: Promise<Outcome> = this.store.appendToStreams(batch.flatMap((group) => group.appends)).then(
+      (outcomes) => ({ ok: true, outcomes }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+    const before = this.settledSoFar;
+    this.settledSoFar = (async () => {
+      const result = await outcome;
+      await before;
+      this.batchesInFlight -= 1;
+      this.committingStreams -= streams;
+      if (this.failure !== undefined) this.failAll(batch, this.failure.error);
+      else if (!result.ok) this.failAll(batch, result.error);
+      else this.settle(batch, result.outcomes);
+      this.takeBatches();
+    })();
   }
 
   /** Whole groups, at least one, while they fit in `maxStreams`. */
@@ -97,7 +121,6 @@ export class WorkScheduleBatches {
       count += 1;
     }
     this.pendingStreams -= streams;
-    this.committingStreams = streams;
     return this.pending.splice(0, count);
   }
 
@@ -119,7 +142,7 @@ export class WorkScheduleBatches {
   }
 
   private failAll(batch: readonly Group[], error: unknown): void {
-    this.failure = { error };
+    this.failure ??= { error };
     for (const group of [...batch, ...this.pending]) group.reject(error);
     this.pending = [];
     this.pendingStreams = 0;
