@@ -138,10 +138,9 @@ export class ProcessManagerRunner {
   private workStream(key: string): string { return `${this.workCategory}-${key}`; }
 
   /**
-   * Schedules the work each trigger calls for, in batches (work-schedule-batches.ts): the triggers taken in
-   * while one batch commits go into the next, so a long history of triggers costs a few commits instead of
-   * one awaited commit per trigger window. The checkpoint only moves past a trigger once everything
-   * scheduled up to it is committed.
+   * Schedules the work each trigger calls for, in batches (work-schedule-batches.ts, ADR 0069): a long history
+   * of triggers costs a few commits, not one awaited commit per trigger window. The checkpoint only moves past
+   * a trigger once everything scheduled up to it is committed.
    */
   private async followTriggers(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
     let failure: { error: unknown } | undefined;
@@ -155,7 +154,7 @@ export class ProcessManagerRunner {
     const checkpoint = new TriggerCheckpoint(this.store.checkpoints, this.checkpointName, fail);
     const batches = new WorkScheduleBatches(this.store);
     this.scheduling = batches;
-    // The newest scheduling added: batches commit in order, so once it is committed all earlier ones are.
+    // The newest scheduling added: batches settle in order, so once it resolved all earlier ones are committed.
     let scheduledSoFar: readonly Promise<void>[] = [];
     try {
       for await (const event of subscription) {
