@@ -12,6 +12,7 @@ const shared = {
   moduleNameMapper: {
     '^@mission/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^@mission/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing/index.ts',
+    '^@mission/event-store/eventstoredb$': '<rootDir>/libs/event-store/src/eventstoredb/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -1,4 +1,4 @@
-import { EventStoreUnavailableError, type RecordedEvent } from '@mission/event-store';
+import { EventStoreUnavailableError, type RecordedEvent, type StreamAppend } from '@mission/event-store';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, WorkItem } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
@@ -156,9 +156,9 @@ describe('ProcessManagerRunner', () => {
 
   it('reports a failure to schedule work at once (readiness), without waiting for another trigger', async () => {
     const broken = Object.create(env.store, {
-      appendToStream: {
-        value: (stream: string, events: Array<{ type: string }>, options: unknown) =>
-          events[0]?.type === 'WorkScheduled' ? Promise.reject(new EventStoreUnavailableError('store went away')) : env.store.appendToStream(stream, events as never, options as never),
+      appendToStreams: {
+        value: (appends: StreamAppend[]) =>
+          appends[0]?.events[0]?.type === 'WorkScheduled' ? Promise.reject(new EventStoreUnavailableError('store went away')) : env.store.appendToStreams(appends),
       },
     }) as typeof env.store;
     const errors: unknown[] = [];

@@ -11,10 +11,9 @@ import { countBacklog } from './process-manager-backlog.js';
 import { recordWorkResult, scheduleWork, type WorkCommand } from './work-commands.js';
 import { dueTime, NO_TRACE, processManagerContext } from './work-timing.js';
 import { OpenWorkIndex } from './open-work-index.js';
+import { scheduleAppend, WorkScheduleBatches } from './work-schedule-batches.js';
 import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkState } from './work-item.decider.js';
 
-/** Triggers whose work is being scheduled at once (see followTriggers). */
-const SCHEDULE_WINDOW = 64;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -44,6 +43,8 @@ export class ProcessManagerRunner {
   private loopFailure: unknown;
   /** The last trigger event whose work was planned (undefined: none since the stored checkpoint). */
   private triggerPosition: Position | undefined;
+  /** The scheduling of the current start's trigger loop. */
+  private scheduling: WorkScheduleBatches | undefined;
   /** The last work event taken into the index of open work. */
   private workPosition: Position | undefined;
   /**
@@ -110,9 +111,14 @@ export class ProcessManagerRunner {
     await Promise.all(this.performing);
   }
 
-  /** Events not yet taken in, counted up to `bound + 1` (process-manager-backlog.ts). */
+  /**
+   * Events not yet taken in, counted up to `bound + 1` (process-manager-backlog.ts), plus work planned from
+   * triggers already taken in but not committed yet: that work is not in the store for the index to follow.
+   */
   async backlog(bound: number): Promise<number> {
-    return countBacklog(this.store, bound, [
+    const uncommitted = this.scheduling?.uncommitted ?? 0;
+    if (uncommitted > bound) return bound + 1;
+    return uncommitted + await countBacklog(this.store, bound - uncommitted, [
       { after: this.triggerPosition, filter: this.triggerFilter },
       { after: this.workPosition, filter: { streamCategories: [this.workCategory] } },
     ]);
@@ -132,13 +138,11 @@ export class ProcessManagerRunner {
   private workStream(key: string): string { return `${this.workCategory}-${key}`; }
 
   /**
-   * Schedules the work each trigger calls for. Up to SCHEDULE_WINDOW triggers' scheduling appends are in
-   * flight at once (each is its own work stream, so their order does not matter): one awaited commit per
-   * trigger made every generation of a large cascade wait behind the previous ones. The checkpoint only
-   * moves past a trigger once everything scheduled up to it is committed.
+   * Schedules the work each trigger calls for, in batches (work-schedule-batches.ts, ADR 0069): a long history
+   * of triggers costs a few commits, not one awaited commit per trigger window. The checkpoint only moves past
+   * a trigger once everything scheduled up to it is committed.
    */
   private async followTriggers(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
-    let inFlight: Promise<unknown>[] = [];
     let failure: { error: unknown } | undefined;
     // Reported at once (readiness fails) even if no further trigger arrives to end the loop.
     const fail = (error: unknown): void => {
@@ -148,22 +152,25 @@ export class ProcessManagerRunner {
       this.options.logger?.error({ process_manager: this.manager.name, loop: 'triggers', err: error }, 'process manager loop stopped');
     };
     const checkpoint = new TriggerCheckpoint(this.store.checkpoints, this.checkpointName, fail);
+    const batches = new WorkScheduleBatches(this.store);
+    this.scheduling = batches;
+    // The newest scheduling added: batches settle in order, so once it resolved all earlier ones are committed.
+    let scheduledSoFar: readonly Promise<void>[] = [];
     try {
       for await (const event of subscription) {
         if (failure !== undefined) throw failure.error;
         const works = this.manager.plan(event);
         if (works.length > 0) {
           const trigger = { stream: event.streamName, revision: event.revision.toString(), event_id: event.id };
-          const scheduled = Promise.all(works.map((work) => this.schedule(work, this.contextFor(event), trigger)));
+          const context = this.contextFor(event);
+          const scheduled = batches.add(works.map((work) => scheduleAppend(this.workStream(work.key), work, context, trigger)));
           scheduled.catch(fail);
-          inFlight.push(scheduled);
-        }
-        if (inFlight.length >= SCHEDULE_WINDOW) {
-          await Promise.all(inFlight);
-          inFlight = [];
+          scheduledSoFar = [scheduled];
         }
         this.triggerPosition = event.position;
-        checkpoint.offer(event.position, inFlight.slice());
+        checkpoint.offer(event.position, scheduledSoFar);
+        const room = batches.whenRoom();
+        if (room !== undefined) await room;
       }
     } finally {
       await checkpoint.settled();

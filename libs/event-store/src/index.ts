@@ -5,6 +5,7 @@ export * from './port/stream-name.js';
 export { canonicalJson } from './port/canonical-json.js';
 export { MAX_APPEND_BYTES, MAX_EVENTS_PER_APPEND } from './port/validate-events.js';
 export { EmbeddedEventStore, type EmbeddedEventStoreOptions } from './embedded/embedded-event-store.js';
-export { EventStoreDbEventStore, type EventStoreDbOptions } from './eventstoredb/eventstoredb-event-store.js';
+// The adapter itself is `@mission/event-store/eventstoredb` (loaded only when configured: openEventStore).
+export type { EventStoreDbOptions } from './eventstoredb/eventstoredb-event-store.js';
 export { EVENT_STORE_CONNECTION_STRING, esdbConnectionString } from './eventstoredb/connection-string.js';
 export { openEventStore, type OpenEventStoreOptions } from './open-event-store.js';

@@ -1,6 +1,5 @@
 import type { EventStore } from './port/event-store.js';
 import { EmbeddedEventStore } from './embedded/embedded-event-store.js';
-import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
 
 export interface OpenEventStoreOptions {
   /** `esdb://…` or `kurrentdb://…` selects EventStoreDB / KurrentDB; unset or empty selects the embedded SQLite store. */
@@ -18,6 +17,8 @@ export interface OpenEventStoreOptions {
 export async function openEventStore(options: OpenEventStoreOptions): Promise<EventStore> {
   const connectionString = options.connectionString?.trim();
   if (connectionString) {
+    // Loaded only here: its gRPC client is ≈ 150 files a service on the embedded store would load for nothing.
+    const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store.js');
     return EventStoreDbEventStore.connect({ connectionString, logger: options.logger });
   }
   return EmbeddedEventStore.open({ dataDir: options.dataDir, logger: options.logger });

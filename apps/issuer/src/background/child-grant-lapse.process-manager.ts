@@ -33,6 +33,8 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
   return {
     name: 'child_grant_lapse',
     triggers: ['mission'],
+    // Only attachments are planned from: a start reads (and counts as backlog) nothing else of the category.
+    triggerTypes: ['ChildMissionAttached'],
     plan: (event: RecordedEvent): ScheduledWork[] => {
       if (event.type !== 'ChildMissionAttached') return [];
       const data = event.data as unknown as ChildMissionAttachedData;

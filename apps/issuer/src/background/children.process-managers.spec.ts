@@ -606,9 +606,12 @@ describe('Child Missions background work on the embedded store (spec child-missi
       await work.onModuleInit();
       try {
         await eventually(async () => {
+          // Each runner's head is the last event of its trigger filter (child_grant_lapse reads only attachments).
           const head = (await env.store.headPosition({ streamCategories: ['mission'] }))!;
-          const saved = await Promise.all(['mission_cascade', 'child_slot_release', 'child_grant_lapse'].map((name) => env.store.checkpoints.load(`pm_${name}_triggers`)));
-          return saved.every((position) => position !== undefined && comparePositions(position, head) >= 0);
+          const attachments = (await env.store.headPosition({ streamCategories: ['mission'], eventTypes: ['ChildMissionAttached'] }))!;
+          const heads = { mission_cascade: head, child_slot_release: head, child_grant_lapse: attachments };
+          const saved = await Promise.all(Object.entries(heads).map(async ([name, last]) => [await env.store.checkpoints.load(`pm_${name}_triggers`), last] as const));
+          return saved.every(([position, last]) => position !== undefined && comparePositions(position, last) >= 0);
         }, 60_000);
         const started = performance.now();
         await missions.lifecycle(root.id, 'revoke');

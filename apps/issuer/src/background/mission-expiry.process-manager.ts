@@ -23,6 +23,8 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, linea
   return {
     name: 'mission_expiry',
     triggers: ['mission'],
+    // Only creations are planned from: the runner reads (and counts as backlog) nothing else of the category.
+    triggerTypes: ['MissionCreated'],
     plan: (event: RecordedEvent) => {
       if (event.type !== 'MissionCreated') return [];
       const data = event.data as unknown as MissionCreatedData;

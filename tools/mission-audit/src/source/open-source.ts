@@ -1,4 +1,5 @@
-import { EventStoreDbEventStore, StreamDeletedError } from '@mission/event-store';
+import { StreamDeletedError } from '@mission/event-store';
+import { EventStoreDbEventStore } from '@mission/event-store/eventstoredb';
 import { SourceUnavailableError, type AuditSource } from './audit-source.js';
 import { openEmbeddedReader } from './embedded-reader.js';
 
