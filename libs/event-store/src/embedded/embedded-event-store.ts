@@ -297,12 +297,16 @@ export class EmbeddedEventStore implements EventStore {
     return result;
   }
 
-  /** The stream's committed head, from the cache of recently read heads or else from SQLite (then remembered). */
+  /**
+   * The stream's committed head, from the cache of recently read heads or else from SQLite (then remembered). An
+   * absent stream is not remembered: such a read is nearly always the one before a stream's creation (a PAR request,
+   * a new grant), and hundreds of those a second would push out the heads of the grants and missions read again.
+   */
   private streamHead(streamName: string): StreamHead {
     const known = this.heads.get(streamName);
     if (known !== undefined) return known;
     const row = this.queries.streamRow(streamName) ?? null;
-    this.heads.learn(streamName, row);
+    if (row !== null) this.heads.learn(streamName, row);
     return row;
   }
 

@@ -60,6 +60,15 @@ describe('embedded store: cached stream heads (issue 15)', () => {
     expect(await store.streamRevision('grant-new')).toBe(0n);
   });
 
+  it('reads of streams that do not exist take no place in the cache (they would push out the heads read again)', async () => {
+    const learn = jest.spyOn(StreamHeads.prototype, 'learn');
+    for (let n = 0; n < 20; n++) expect(await read(store, `authreq-${n}`)).toEqual([]);
+    expect(learn).not.toHaveBeenCalled();
+    await store.appendToStream('authreq-0', [event(0)], { expectedRevision: 'no_stream' });
+    expect(await read(store, 'authreq-0')).toHaveLength(1);
+    expect(learn).toHaveBeenCalledTimes(1);
+  });
+
   it('a cached stream that is tombstoned is refused on the next read', async () => {
     await store.appendToStream('grant-a', [event(0)]);
     expect(await read(store, 'grant-a')).toHaveLength(1);

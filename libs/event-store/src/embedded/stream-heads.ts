@@ -14,7 +14,8 @@ export const STREAM_HEADS_CAPACITY = 8_192;
  * transaction (`learn`), and every commit updates the entries of the streams it wrote, synchronously, right after
  * COMMIT returned (`committed`) — before any other code runs. A rolled-back write never reaches this cache.
  * Tombstoned and expired streams are forgotten (read again from SQLite once). Streams that are only written
- * (replay records) never take a place here: a commit updates entries, it does not add them.
+ * (replay records) never take a place here: a commit updates entries, it does not add them; nor do streams read
+ * while they do not exist (the store learns only heads it found).
  */
 export class StreamHeads {
   private readonly heads = new Map<string, StreamHead>();
