@@ -2,25 +2,7 @@ import { comparePositions, type CheckpointStore, type EventData, type EventStore
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
 import { SCHEDULE_BATCH_STREAMS } from './work-schedule-batches.js';
-import { eventually, tempStore } from './testing-store.spec-helper.js';
-
-/** A gate a test opens when it is ready; everything waiting on it resumes then. */
-function gate(): { wait: () => Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { wait: () => opened, open };
-}
-
-/** The store with some members replaced (a Proxy, so the store's own methods keep their `this`). */
-function storeWith(store: EventStore, replaced: Partial<EventStore>): EventStore {
-  return new Proxy(store, {
-    get: (target, member: keyof EventStore) => {
-      if (member in replaced) return replaced[member];
-      const value = target[member];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
+import { eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
 
 const reads = (n: number): EventData[] => Array.from({ length: n }, () => ({ type: 'MissionStatusRead', data: {} }));
 

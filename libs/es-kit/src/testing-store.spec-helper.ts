@@ -1,3 +1,4 @@
+import type { EventStore } from '@mission/event-store';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import type { CommandContext } from './event-metadata.js';
 
@@ -21,4 +22,22 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(10);
   }
+}
+
+/** A gate a test opens when it is ready; everything waiting on it resumes then. */
+export function gate(): { wait: () => Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { wait: () => opened, open };
+}
+
+/** The store with some members replaced (a Proxy, so the store's own methods keep their `this`). */
+export function storeWith(store: EventStore, replaced: Partial<EventStore>): EventStore {
+  return new Proxy(store, {
+    get: (target, member: keyof EventStore) => {
+      if (member in replaced) return replaced[member];
+      const value = target[member];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

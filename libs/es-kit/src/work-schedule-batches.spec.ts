@@ -1,26 +1,8 @@
 import { comparePositions, EventStoreUnavailableError, type EventStore, type Position, type RecordedEvent, type StreamAppend } from '@mission/event-store';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
-import { eventually, tempStore } from './testing-store.spec-helper.js';
+import { eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
 import { SCHEDULE_BATCH_STREAMS, WorkScheduleBatches } from './work-schedule-batches.js';
-
-/** A gate a test opens when it is ready; everything waiting on it resumes then. */
-function gate(): { wait: () => Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { wait: () => opened, open };
-}
-
-/** The store with some members replaced (a Proxy, so the store's own methods keep their `this`). */
-function storeWith(store: EventStore, replaced: Partial<EventStore>): EventStore {
-  return new Proxy(store, {
-    get: (target, member: keyof EventStore) => {
-      if (member in replaced) return replaced[member];
-      const value = target[member];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 const isScheduling = (appends: readonly StreamAppend[]): boolean => appends.some((append) => append.streamName.startsWith('pm_'));
 

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { verifyHashChain, type CommandContext } from '@mission/es-kit';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
-import type { ReadStreamOptions } from '@mission/event-store';
 import { missionStreamName, type ManagementCaller, type MissionCommand } from '@mission/ps-domain';
 import { MissionLog } from './mission-log.js';
+import { countMissionEventsRead, type MissionEventsRead } from '../testing/mission-reads.spec-helper.js';
 
 const S256 = 'Z3JvdXAtY29tbWl0LXN0cmVhbS1taXNzaW9uLTAwMDA';
 const AGENT = 'aauth:assistant@agents.example';
@@ -18,22 +18,11 @@ const terminate: MissionCommand = { type: 'TerminateMission', caller: PERSON, re
 
 let temp: TempEmbeddedStore;
 /** Events of `psmission-…` the store handed out since the last reset. */
-let missionEventsRead: number;
+let missionEventsRead: MissionEventsRead;
 
 beforeEach(async () => {
   temp = await openTempEmbeddedStore('group-commit-stream-');
-  missionEventsRead = 0;
-  const readStream = temp.store.readStream.bind(temp.store);
-  temp.store.readStream = (name: string, options?: ReadStreamOptions) => {
-    const events = readStream(name, options);
-    if (!name.startsWith('psmission-')) return events;
-    return (async function* counted() {
-      for await (const event of events) {
-        missionEventsRead++;
-        yield event;
-      }
-    })();
-  };
+  missionEventsRead = countMissionEventsRead(temp.store);
 });
 afterEach(() => temp.dispose());
 
@@ -42,10 +31,10 @@ describe('GroupCommitStream (the mission log: cached fold, group commit)', () =>
     const log = new MissionLog(temp.store);
     await log.execute(S256, approve, context('approval'));
     await log.execute(S256, status, context('status:0'));
-    missionEventsRead = 0;
+    missionEventsRead.reset();
     for (let index = 1; index <= 5; index++) await log.execute(S256, status, context(`status:${index}`));
     await Promise.all([1, 2, 3].map((index) => log.execute(S256, status, context(`group:${index}`))));
-    expect(missionEventsRead).toBe(0);
+    expect(missionEventsRead.count).toBe(0);
     // The fold kept in memory is the fold of what was recorded.
     expect(await log.state(S256)).toEqual(await new MissionLog(temp.store).state(S256));
   });

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { canonicalJson, eventHash, verifyHashChain, type AggregateState, type CommandContext } from '@mission/es-kit';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
-import type { JsonObject, ReadStreamOptions, RecordedEvent } from '@mission/event-store';
+import type { JsonObject, RecordedEvent } from '@mission/event-store';
 import { encodeMissionState, missionStreamName, snapshotStreamName, type ManagementCaller, type MissionCommand, type MissionState } from '@mission/ps-domain';
 import { AuditDigestKey } from '../abuse/audit-digest-key.js';
 import { MissionLog } from './mission-log.js';
 import { MISSION_SNAPSHOT_EVENT, MissionSnapshots, type SnapshotRejection } from './mission-snapshots.js';
 import type { StateSnapshots } from './group-commit-stream.js';
+import { countMissionEventsRead, type MissionEventsRead } from '../testing/mission-reads.spec-helper.js';
 
 const S256 = 'ZXhhbXBsZS1taXNzaW9uLWJsb2ItZGlnZXN0LTAwMDA';
 const OTHER = 'b3RoZXItbWlzc2lvbi1ibG9iLWRpZ2VzdC0wMDAwMDA';
@@ -27,25 +28,14 @@ let temp: TempEmbeddedStore;
 const key = new AuditDigestKey(randomBytes(32));
 let rejections: SnapshotRejection[];
 /** Events of `psmission-…` read from the store since the last reset (what a fold costs). */
-let missionEventsRead: number;
+let missionEventsRead: MissionEventsRead;
 
 const snapshots = (every = EVERY): MissionSnapshots => new MissionSnapshots(temp.store, key, (rejection) => rejections.push(rejection), () => undefined, every);
 
 beforeEach(async () => {
   temp = await openTempEmbeddedStore('mission-snapshots-');
   rejections = [];
-  missionEventsRead = 0;
-  const readStream = temp.store.readStream.bind(temp.store);
-  temp.store.readStream = (name: string, options?: ReadStreamOptions) => {
-    const events = readStream(name, options);
-    if (!name.startsWith('psmission-')) return events;
-    return (async function* counted() {
-      for await (const event of events) {
-        missionEventsRead++;
-        yield event;
-      }
-    })();
-  };
+  missionEventsRead = countMissionEventsRead(temp.store);
 });
 afterEach(() => temp.dispose());
 
@@ -86,11 +76,11 @@ describe('mission snapshots (issue 15 item 4, ADR 0059)', () => {
   it('ADR 0059: a cold mission log (restart) reads the newest snapshot and at most `every` events after it, not the whole history', async () => {
     await missionWithReads(10 * EVERY + 7);
     expect((await snapshotEvents()).length).toBeGreaterThanOrEqual(10);
-    missionEventsRead = 0;
+    missionEventsRead.reset();
     const cold = new MissionLog(temp.store, snapshots());
     const result = await cold.execute(S256, terminate('r1'), context('terminate'));
     expect(result.state.status).toBe('terminated');
-    expect(missionEventsRead).toBeLessThanOrEqual(EVERY + 2);
+    expect(missionEventsRead.count).toBeLessThanOrEqual(EVERY + 2);
     // The same result as a fold from the first event, and the chain still links (the next event chained onto the snapshot's).
     const full = new MissionLog(temp.store);
     expect(await full.state(S256)).toEqual(result.state);
