@@ -76,6 +76,32 @@ describe('embedded store: WAL checkpoints off the event loop (ADR 0071)', () => 
     await checkpointer.stop();
   });
 
+  it('a busy lock or a passing failure is retried; only a worker failing three times in a row hands the work back', async () => {
+    const dbPath = join(dataDir, 'events.sqlite');
+    // A worker whose checkpoints answer: busy, failed, ok, then failed for good.
+    const source = `
+      const { parentPort } = require('node:worker_threads');
+      const answers = [{ ok: false, busy: 1, message: 'busy' }, { ok: false, busy: 0, message: 'passing' }, { ok: true, busy: 0, log: 1, checkpointed: 1 }];
+      parentPort.on('message', (message) => {
+        if (message === 'close') { parentPort.close(); return; }
+        parentPort.postMessage(answers.shift() ?? { ok: false, busy: 0, message: 'broken' });
+      });
+      parentPort.postMessage({ ready: true });`;
+    const pragmas: string[] = [];
+    const failures: string[] = [];
+    const checkpointer = new WalCheckpointer({ pragma: (sql) => void pragmas.push(sql) }, dbPath, 1_000_000, (reason) => failures.push(reason), source);
+    checkpointer.start();
+    await until(() => checkpointer.active);
+    for (let attempt = 0; attempt < 3; attempt++) await checkpointer.request();
+    expect(checkpointer.completed).toBe(1);
+    expect(checkpointer.active).toBe(true);
+    for (let attempt = 0; attempt < 3; attempt++) await checkpointer.request();
+    expect(checkpointer.active).toBe(false);
+    expect(failures).toEqual([expect.stringMatching(/3 times in a row/)]);
+    expect(pragmas).toEqual(['wal_autocheckpoint = 0', 'wal_autocheckpoint = 1000']);
+    await checkpointer.stop();
+  });
+
   it('a store closed before its worker is ready stops the worker too', async () => {
     const store = await EmbeddedEventStore.open({ dataDir });
     await store.close();

@@ -5,6 +5,8 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_EVERY_ROWS = 1_000;
 /** SQLite's own default, restored on the store's connection if the worker cannot do the work. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1_000;
+/** Checkpoints that failed in a row (other than busy) before the work goes back to SQLite. */
+const MAX_FAILURES_IN_A_ROW = 3;
 
 /**
  * The worker: its own connection to the store file, which copies the WAL into the database file when asked
@@ -24,7 +26,8 @@ parentPort.on('message', (message) => {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true, busy: Number(result.busy), log: Number(result.log), checkpointed: Number(result.checkpointed) });
   } catch (error) {
-    parentPort.postMessage({ ok: false, message: String(error && error.message || error) });
+    // Busy: another checkpoint (the store's erasure TRUNCATE) holds the checkpoint lock; the next request retries.
+    parentPort.postMessage({ ok: false, busy: error && error.code === 'SQLITE_BUSY' ? 1 : 0, message: String(error && error.message || error) });
   }
 });
 parentPort.postMessage({ ready: true });
@@ -60,6 +63,7 @@ export class WalCheckpointer {
   private running = false;
   private waiters: Array<() => void> = [];
   private stopped = false;
+  private failuresInARow = 0;
   /** Checkpoints completed (tests, metrics). */
   completed = 0;
   lastResult: CheckpointResult | undefined;
@@ -69,13 +73,15 @@ export class WalCheckpointer {
     private readonly path: string,
     private readonly everyRows = CHECKPOINT_EVERY_ROWS,
     private readonly onFailure: (reason: string) => void = () => undefined,
+    /** The worker's code (tests replace it to make it fail). */
+    private readonly workerSource = WORKER_SOURCE,
   ) {}
 
   /** Starts the worker; until it is ready, and if it fails, SQLite's own checkpoints stay on. */
   start(): void {
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: this.path } });
+      const worker = new Worker(this.workerSource, { eval: true, workerData: { driver, path: this.path } });
       this.thread = worker;
       worker.unref();
       worker.on('message', (message: { ready?: true; ok?: boolean; busy?: number; log?: number; checkpointed?: number; message?: string }) => {
@@ -88,9 +94,11 @@ export class WalCheckpointer {
         this.running = false;
         if (message.ok) {
           this.completed += 1;
+          this.failuresInARow = 0;
           this.lastResult = { busy: message.busy!, log: message.log!, checkpointed: message.checkpointed! };
-        } else {
-          this.fail(`WAL checkpoint failed in the checkpoint worker: ${message.message}`);
+        } else if (!message.busy && ++this.failuresInARow >= MAX_FAILURES_IN_A_ROW) {
+          // A busy lock or a passing error is retried with the next request; only a worker that keeps failing is given up.
+          this.fail(`WAL checkpoint failed ${MAX_FAILURES_IN_A_ROW} times in a row in the checkpoint worker: ${message.message}`);
         }
         this.waiters.splice(0).forEach((resolve) => resolve());
         if (this.rowsSinceRequest >= this.everyRows) this.request();
