@@ -14,7 +14,8 @@ export interface History {
 
 /**
  * Writes a generated history into a fresh embedded store: the store creates its file and schema, then the rows go
- * straight into its tables (the envelope of event-writes.ts, category and type columns, stream revisions) in large
+ * straight into its `events` table (the envelope of event-writes.ts, category and type columns, stream revisions; the
+ * `streams` table holds only tombstones, schema 3) in large
  * transactions — a million events through the append path took minutes, beyond the bench's two-minute budget.
  */
 export async function writeHistory(dataDir: string, history: History, events: number): Promise<number> {
@@ -23,7 +24,6 @@ export async function writeHistory(dataDir: string, history: History, events: nu
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   const insert = db.prepare('INSERT INTO events (stream, category, type, revision, record) VALUES (?, ?, ?, ?, ?)');
-  const upsert = db.prepare('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision');
   const revisions = new Map<string, number>();
   let written = 0;
   const commit = db.transaction((batches: HistoryBatch[]) => {
@@ -39,7 +39,6 @@ export async function writeHistory(dataDir: string, history: History, events: nu
           written++;
         }
         revisions.set(append.streamName, revision);
-        upsert.run(append.streamName, revision);
       }
     }
   });

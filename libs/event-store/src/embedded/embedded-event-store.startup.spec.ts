@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { EmbeddedEventStore } from './embedded-event-store.js';
-import { EventStoreStartupError } from '../port/errors.js';
+import { EventStoreStartupError, StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import { EMBEDDED_FILE_NAME } from './open-database.js';
 
 const libRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,8 +78,60 @@ describe('embedded store schema 1 → 2 (ADR 0055)', () => {
       await store.close();
     }
     const reopened = new Database(join(dir, EMBEDDED_FILE_NAME), { readonly: true });
-    expect(reopened.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+    expect(reopened.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get()).toBe('3');
     reopened.close();
+  });
+});
+
+describe('embedded store schema 2 → 3: `streams` holds only tombstones (ADR 0075)', () => {
+  /** A schema-2 file: every stream also had its row (name, revision) in `streams`. */
+  async function schema2Store(dir: string): Promise<void> {
+    const fresh = await EmbeddedEventStore.open({ dataDir: dir });
+    await fresh.appendToStream('mission-live', [{ type: 'MissionCreated', data: {} }, { type: 'MissionChanged', data: {} }]);
+    await fresh.appendToStream('psblob-gone', [{ type: 'BlobStored', data: { bytes: 'secret' } }, { type: 'BlobStored', data: {} }]);
+    await fresh.tombstoneStream('psblob-gone');
+    await fresh.close();
+    const db = new Database(join(dir, EMBEDDED_FILE_NAME));
+    db.exec("INSERT INTO streams (name, revision) VALUES ('mission-live', 1); UPDATE store_meta SET value = '2' WHERE key = 'schema_version'");
+    db.close();
+  }
+
+  it('drops the rows of live streams, keeps tombstones refused, and appends go on at the right revision', async () => {
+    const dir = freshDir();
+    await schema2Store(dir);
+    const store = await EmbeddedEventStore.open({ dataDir: dir });
+    try {
+      expect(await store.streamRevision('mission-live')).toBe(1n);
+      await expect(store.appendToStream('mission-live', [{ type: 'MissionChanged', data: {} }], { expectedRevision: 0n })).rejects.toThrow(WrongExpectedRevisionError);
+      expect((await store.appendToStream('mission-live', [{ type: 'MissionChanged', data: {} }], { expectedRevision: 1n })).nextExpectedRevision).toBe(2n);
+      await expect(store.appendToStream('psblob-gone', [{ type: 'BlobStored', data: {} }])).rejects.toThrow(StreamDeletedError);
+      await expect(store.streamRevision('psblob-gone')).rejects.toThrow(StreamDeletedError);
+    } finally {
+      await store.close();
+    }
+    const reopened = new Database(join(dir, EMBEDDED_FILE_NAME), { readonly: true });
+    expect(reopened.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get()).toBe('3');
+    expect(reopened.prepare('SELECT name, revision, tombstone FROM streams').all()).toEqual([{ name: 'psblob-gone', revision: 1, tombstone: 1 }]);
+    reopened.close();
+  });
+
+  it('writes no `streams` row for an append, only for a tombstone; expiry leaves a tombstone refused', async () => {
+    const dir = freshDir();
+    const store = await EmbeddedEventStore.open({ dataDir: dir });
+    try {
+      await store.appendToStream('clientjti-abc', [{ type: 'ClientAssertionUsed', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStream('psblob-x', [{ type: 'BlobStored', data: {} }]);
+      await store.tombstoneStream('psblob-x');
+      await store.expireStreams(['clientjti-abc', 'psblob-x']);
+      // The expired name is free again; the tombstoned one is not.
+      expect((await store.appendToStream('clientjti-abc', [{ type: 'ClientAssertionUsed', data: {} }], { expectedRevision: 'no_stream' })).nextExpectedRevision).toBe(0n);
+      await expect(store.appendToStream('psblob-x', [{ type: 'BlobStored', data: {} }], { expectedRevision: 'no_stream' })).rejects.toThrow(StreamDeletedError);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(join(dir, EMBEDDED_FILE_NAME), { readonly: true });
+    expect(db.prepare('SELECT name FROM streams').pluck().all()).toEqual(['psblob-x']);
+    db.close();
   });
 });
 

@@ -17,9 +17,15 @@ export const COLUMNS = 'position, stream, revision, record';
 export class EventQueries {
   constructor(private readonly db: Database.Database) {}
 
+  /**
+   * The stream's head: its newest revision (one probe of `events_by_stream`, the index an append writes anyway), or
+   * the revision it had when it was tombstoned (`streams` holds only those, schema 3).
+   */
   streamRow(streamName: string): { revision: bigint; tombstone: boolean } | undefined {
-    const row = this.statement('SELECT revision, tombstone FROM streams WHERE name = ?').get(streamName) as { revision: bigint; tombstone: bigint } | undefined;
-    return row && { revision: row.revision, tombstone: row.tombstone === 1n };
+    const live = this.statement('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1').pluck().get(streamName) as bigint | undefined;
+    if (live !== undefined) return { revision: live, tombstone: false };
+    const deleted = this.statement('SELECT revision FROM streams WHERE name = ? AND tombstone = 1').pluck().get(streamName) as bigint | undefined;
+    return deleted === undefined ? undefined : { revision: deleted, tombstone: true };
   }
 
   readPage(after: bigint, filter: CheckedFilter, limit: number): EventRow[] {

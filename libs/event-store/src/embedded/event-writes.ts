@@ -28,7 +28,6 @@ export class EventWrites {
       position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
       rows.push({ position, streamName, category, type: event.type, revision, record });
     }
-    this.queries.statement('INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision').run(streamName, revision);
     return { result: { nextExpectedRevision: revision, position: { commit: position, prepare: position } }, rows };
   }
 
@@ -40,16 +39,14 @@ export class EventWrites {
       .run(streamName, current === 'no_stream' ? -1n : current);
   }
 
-  /** Deletes expired streams (rows and name); returns the names that were expired. */
+  /** Deletes expired streams' rows, which frees their names; returns the names that were expired. */
   expire(streamNames: readonly string[]): string[] {
+    // A tombstoned name has no rows left and stays refused for good (its `streams` row is never touched here):
+    // expiry never turns a tombstone back into a free name.
     const events = this.queries.statement('DELETE FROM events WHERE stream = ?');
-    const stream = this.queries.statement('DELETE FROM streams WHERE name = ? AND tombstone = 0');
     const expired: string[] = [];
     for (const name of new Set(streamNames)) {
-      // A tombstoned name stays refused for good: expiry never turns a tombstone back into a free name.
-      if (stream.run(name).changes === 0) continue;
-      events.run(name);
-      expired.push(name);
+      if (events.run(name).changes > 0) expired.push(name);
     }
     return expired;
   }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreStartupError } from '../port/errors.js';
-import { MIGRATE_1_TO_2_SQL, SCHEMA_SQL, SCHEMA_VERSION, TYPE_INDEX_SQL } from './schema.js';
+import { MIGRATE_1_TO_2_SQL, MIGRATE_2_TO_3_SQL, SCHEMA_SQL, SCHEMA_VERSION, TYPE_INDEX_SQL } from './schema.js';
 
 export const EMBEDDED_FILE_NAME = 'events.sqlite';
 /**
@@ -100,9 +100,12 @@ function checkSchemaVersion(db: Database.Database, path: string): void {
     db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     return;
   }
-  if (row.value === '1') {
+  const migrations: Record<string, string> = { '1': MIGRATE_1_TO_2_SQL + MIGRATE_2_TO_3_SQL, '2': MIGRATE_2_TO_3_SQL };
+  const migration = migrations[row.value];
+  if (migration !== undefined) {
+    // One transaction: a crash mid-migration leaves the old schema intact, and the next start migrates again.
     db.transaction(() => {
-      db.exec(MIGRATE_1_TO_2_SQL);
+      db.exec(migration);
       db.prepare('UPDATE store_meta SET value = ? WHERE key = ?').run(String(SCHEMA_VERSION), 'schema_version');
     })();
     return;
