@@ -32,7 +32,7 @@ export class EmbeddedEventStore implements EventStore {
   readonly kind = 'embedded' as const;
   readonly checkpoints: CheckpointStore;
   private readonly writes: GroupCommitQueue;
-  private readonly appended = new AppendSignal();
+  private readonly appended = new AppendSignal<RecentRow>();
   private closed = false;
 
   static async open(options: EmbeddedEventStoreOptions): Promise<EmbeddedEventStore> {
@@ -101,7 +101,7 @@ export class EmbeddedEventStore implements EventStore {
           this.pending.settled(touched);
           this.recent.addCommitted(rows);
           if (removed.size > 0) this.recent.removeStreams(removed);
-          this.appended.notify();
+          this.appended.notify(rows);
         });
       },
       afterRollback: () => {

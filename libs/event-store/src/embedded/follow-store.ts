@@ -2,7 +2,7 @@ import type { CheckedFilter } from '../port/all-filter.js';
 import type { RecordedEvent } from '../port/event-store.js';
 import type { AppendSignal } from './append-signal.js';
 import { PAGE_SIZE, type EventQueries } from './event-queries.js';
-import { sharedRecordedEvent, type RecentEvents } from './recent-events.js';
+import { sharedRecordedEvent, type RecentEvents, type RecentRow } from './recent-events.js';
 import { decodeFrozen } from './stored-record.js';
 
 /**
@@ -17,7 +17,7 @@ const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resum
 export interface FollowedStore {
   readonly recent: RecentEvents;
   readonly queries: EventQueries;
-  readonly appended: AppendSignal;
+  readonly appended: AppendSignal<RecentRow>;
   readonly pollMs: number;
   /** Until what is committed is durable (ADR 0026). */
   readonly durable: () => Promise<void> | undefined;
@@ -32,6 +32,9 @@ export interface FollowedStore {
 export async function* followStore(store: FollowedStore, after: bigint, filter: CheckedFilter, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
   const categorySet = filter.categories === undefined ? undefined : new Set(filter.categories);
   const typeSet = filter.types === undefined ? undefined : new Set(filter.types);
+  const wants = categorySet === undefined && typeSet === undefined
+    ? undefined
+    : (row: RecentRow) => (categorySet === undefined || categorySet.has(row.category)) && (typeSet === undefined || typeSet.has(row.type));
   while (!closed.aborted && !store.isClosed()) {
     const recent = store.recent.page(after, { categories: categorySet, types: typeSet }, PAGE_SIZE);
     let count: number;
@@ -57,7 +60,7 @@ export async function* followStore(store: FollowedStore, after: bigint, filter: 
         after = position;
       }
     }
-    if (count === 0) await store.appended.next(store.pollMs, closed);
+    if (count === 0) await store.appended.next(store.pollMs, closed, wants);
     else if (count === PAGE_SIZE) await nextTurn();
   }
 }
