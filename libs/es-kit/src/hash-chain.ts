@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { canonicalJson, type JsonObject } from '@mission/event-store';
+import { canonicalJson, storedTexts, type JsonObject } from '@mission/event-store';
 
 export { canonicalJson };
 
@@ -27,9 +27,11 @@ export function genesisHash(streamName: string): string {
 }
 
 export function eventHash(event: ChainedEvent): string {
+  // An event delivered with the texts it was stored as (canonical JSON, STORED_TEXTS) is hashed without decoding it.
+  const texts = storedTexts(event);
   return eventHashOfCanonicalTexts({
     streamName: event.streamName, revision: event.revision, type: event.type,
-    dataText: canonicalJson(event.data), metadataText: canonicalJson(event.metadata),
+    dataText: texts?.data ?? canonicalJson(event.data), metadataText: texts?.metadata ?? canonicalJson(event.metadata),
   });
 }
 

@@ -3,6 +3,7 @@ export * from './port/errors.js';
 export * from './port/position.js';
 export * from './port/stream-name.js';
 export { canonicalJson } from './port/canonical-json.js';
+export { STORED_TEXTS, storedTexts, type StoredTexts } from './port/stored-texts.js';
 export { MAX_APPEND_BYTES, MAX_EVENTS_PER_APPEND } from './port/validate-events.js';
 export { EmbeddedEventStore, type EmbeddedEventStoreOptions } from './embedded/embedded-event-store.js';
 // The adapter itself is `@mission/event-store/eventstoredb` (loaded only when configured: openEventStore).

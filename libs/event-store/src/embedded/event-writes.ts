@@ -26,7 +26,7 @@ export class EventWrites {
       // data and metadata are already serialized JSON text; splice them in rather than serializing again.
       const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
       position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
-      rows.push({ position, streamName, category, type: event.type, revision, record });
+      rows.push({ position, streamName, category, type: event.type, revision, record, texts: { data: event.data, metadata: event.metadata } });
     }
     return { result: { nextExpectedRevision: revision, position: { commit: position, prepare: position } }, rows };
   }
