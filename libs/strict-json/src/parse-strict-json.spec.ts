@@ -26,4 +26,16 @@ describe('strict JSON (duplicate member names are refused, DESIGN 3.3)', () => {
     expect(() => parseStrictJson(`"${'x'.repeat(100)}"`, { maxBytes: 50 })).toThrow(/exceeds 50 bytes/);
     expect(() => parseStrictJson('['.repeat(40) + ']'.repeat(40))).toThrow(/deeper than 32/);
   });
+
+  it('refuses very deep nesting by its depth (the AST walk alone used to overflow the stack: "not valid JSON")', () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    expect(() => parseStrictJson(deep)).toThrow(StrictJsonError);
+    expect(() => parseStrictJson(deep)).toThrow(/deeper than 32/);
+  });
+
+  it('counts UTF-8 bytes, not UTF-16 code units, against maxBytes', () => {
+    expect(() => parseStrictJson(`"${'é'.repeat(30)}"`, { maxBytes: 61 })).toThrow(/exceeds 61 bytes/);
+    expect(parseStrictJson(`"${'é'.repeat(30)}"`, { maxBytes: 62 })).toBe('é'.repeat(30));
+    expect(() => parseStrictJson(`"${'🚀'.repeat(10)}"`, { maxBytes: 41 })).toThrow(/exceeds 41 bytes/);
+  });
 });

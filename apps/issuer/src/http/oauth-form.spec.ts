@@ -34,3 +34,16 @@ describe('OAuth form parameters', () => {
     expect(() => form(`code=${'x'.repeat(9000)}`).required('code')).toThrow(/longer than 8192/);
   });
 });
+
+describe('OAuth form as a record (what client authentication reads)', () => {
+  it('RFC 6749 §3.1: is built once, frozen, and keeps every parameter as an own member (also "__proto__")', () => {
+    const parsed = form('client_id=c1&__proto__=x&state=');
+    const record = parsed.toRecord();
+    expect(parsed.toRecord()).toBe(record);
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.hasOwn(record, '__proto__')).toBe(true);
+    expect(record).toEqual({ client_id: 'c1', ['__proto__']: 'x' });
+    expect(Object.hasOwn(record, 'state')).toBe(false);
+  });
+});
