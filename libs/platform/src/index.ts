@@ -36,3 +36,4 @@ export { withOutgoingTrace } from './tracing/outgoing-trace.js';
 export { PlatformModule, type PlatformModuleOptions } from './platform.module.js';
 export { APPEND_OBSERVER, EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS } from './tokens.js';
 export { sendStaticFile, STATIC_PAGE_CSP, type StaticAsset } from './http/static-page.js';
+export { secureRandomBytes } from './random/secure-random-bytes.js';

@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AccessDeniedError, InvalidRequestError } from '@mission/issuer-oauth';
 import type { OAuthForm } from '../http/oauth-form.js';
+import { secureRandomBytes } from '@mission/platform';
 
 const AUTHORIZE_PARAMETERS = new Set(['client_id', 'request_uri']);
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -29,7 +30,7 @@ export function csrfCookie(issuer: string): CsrfCookie {
 }
 
 export function newCsrfToken(): string {
-  return randomBytes(32).toString('base64url');
+  return secureRandomBytes(32).toString('base64url');
 }
 
 export function setCsrfCookie(cookie: CsrfCookie, token: string): string {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { AggregateCache, type CommandContext } from '@mission/es-kit';
 import {
@@ -7,7 +7,7 @@ import {
   type Actor, type Grant, type GrantCommand, type GrantEvent, type GrantState, type Mission, type ParentLink,
 } from '@mission/issuer-domain';
 import { InvalidGrantError, issueAccessToken, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, SERVICE_CONFIG, SigningKeys } from '@mission/platform';
+import { EVENT_STORE, SERVICE_CONFIG, SigningKeys, secureRandomBytes } from '@mission/platform';
 import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
 import { asProtocolErrors } from '../errors/domain-refusals.js';
 import { reportedState } from '../lineage/lineage-report.js';
@@ -89,7 +89,7 @@ export class TokenIssuance {
 
   /** A fresh refresh token for the grant when the client is registered for `refresh_token`. */
   newRefreshToken(client: ClientRegistration, grantId: string): string | undefined {
-    return client.grant_types.includes('refresh_token') ? grantTokenFromBytes(grantId, randomBytes(32)) : undefined;
+    return client.grant_types.includes('refresh_token') ? grantTokenFromBytes(grantId, secureRandomBytes(32)) : undefined;
   }
 
   /**

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { SigningKeys } from '@mission/platform';
 import { isMissionS256 } from '@mission/ps-domain';
+import { secureRandomBytes } from '@mission/platform';
 
 export const AUTH_TOKEN_TYPE = 'aa-auth+jwt';
 
@@ -28,7 +28,7 @@ export interface MintedAuthToken {
  * nothing new: `mission_s256` is a claim of the same token. Holders and resources treat `jti` as opaque.
  */
 export function authTokenJti(missionS256: string): string {
-  return `${missionS256}.${randomBytes(16).toString('base64url')}`;
+  return `${missionS256}.${secureRandomBytes(16).toString('base64url')}`;
 }
 
 /** The mission an Auth Token `jti` of this PS names (see {@link authTokenJti}); undefined for any other value. */

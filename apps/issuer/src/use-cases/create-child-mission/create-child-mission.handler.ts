@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
@@ -12,7 +11,7 @@ import {
   type Actor, type ChildActor, type ChildCreationPolicyRule, type MissionState, type ParentLink, type RegisteredActor,
 } from '@mission/issuer-domain';
 import { assertDpopBinding, InvalidGrantError, TemporarilyUnavailableError, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, LOGGER, SERVICE_CONFIG } from '@mission/platform';
+import { EVENT_STORE, LOGGER, SERVICE_CONFIG, secureRandomBytes } from '@mission/platform';
 import { ClientRegistry } from '../../clients/client-registry.js';
 import type { IssuerConfig } from '../../config/issuer-config.js';
 import { MissionLineage } from '../../lineage/mission-lineage.js';
@@ -88,9 +87,9 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
   }
 
   private async createUnder(parent: ResolvedParent, request: ChildCreationRequest): Promise<ChildCreated> {
-    const ids: EvidenceIds = { evidenceId: delegationIdFromBytes(randomBytes(16)), childMissionId: missionIdFromBytes(randomBytes(16)) };
-    const grantId = grantIdFromBytes(randomBytes(16));
-    const grantToken = grantTokenFromBytes(grantId, randomBytes(32));
+    const ids: EvidenceIds = { evidenceId: delegationIdFromBytes(secureRandomBytes(16)), childMissionId: missionIdFromBytes(secureRandomBytes(16)) };
+    const grantId = grantIdFromBytes(secureRandomBytes(16));
+    const grantToken = grantTokenFromBytes(grantId, secureRandomBytes(32));
     const actor: Actor = { id: request.client.client_id, role: 'client' };
 
     for (let attempt = 1; ; attempt++) {

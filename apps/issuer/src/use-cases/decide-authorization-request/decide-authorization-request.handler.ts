@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { handleCommand } from '@mission/es-kit';
 import {
@@ -8,7 +7,7 @@ import {
   missionDecider, missionIdFromBytes, missionStreamName, parStreamName, type Actor, type AuthorizationRequest,
 } from '@mission/issuer-domain';
 import { InvalidRequestError, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE } from '@mission/platform';
+import { EVENT_STORE, secureRandomBytes } from '@mission/platform';
 import { asProtocolErrors } from '../../errors/domain-refusals.js';
 import { CLOCK } from '../../oauth/clock.js';
 import { IssuerOAuth } from '../../oauth/issuer-oauth.service.js';
@@ -53,9 +52,9 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
     const missionExpiresAt = new Date(request.intent.expires_at);
     // DESIGN 2.3: the mission must still have a lifetime when it is created.
     if (missionExpiresAt.getTime() <= now.getTime()) throw new InvalidRequestError('mission_intent.intent.expires_at has passed');
-    const missionId = missionIdFromBytes(randomBytes(16));
-    const grantId = grantIdFromBytes(randomBytes(16));
-    const code = grantTokenFromBytes(grantId, randomBytes(32));
+    const missionId = missionIdFromBytes(secureRandomBytes(16));
+    const grantId = grantIdFromBytes(secureRandomBytes(16));
+    const code = grantTokenFromBytes(grantId, secureRandomBytes(32));
     const context = commandContext(approvedBy, `authorize:${request.requestId}`, now);
     const issuer = this.oauth.issuer;
     await asProtocolErrors(async () => {

@@ -1,6 +1,5 @@
 import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { randomBytes } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
 import { decideAndAppend } from '@mission/es-kit';
 import {
@@ -8,7 +7,7 @@ import {
   type PushAuthorizationRequest as PushCommand,
 } from '@mission/issuer-domain';
 import type { Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE } from '@mission/platform';
+import { EVENT_STORE, secureRandomBytes } from '@mission/platform';
 import { asProtocolErrors } from '../../errors/domain-refusals.js';
 import { CLOCK } from '../../oauth/clock.js';
 import { commandContext } from '../shared/command-context.js';
@@ -18,7 +17,7 @@ export const REQUEST_URI_LIFETIME_SECONDS = 60;
 
 /** Where a new request's id comes from (tests inject a fixed one to collide). */
 export const PAR_REQUEST_IDS = Symbol('PAR_REQUEST_IDS');
-const randomRequestId = (): string => requestIdFromBytes(randomBytes(16));
+const randomRequestId = (): string => requestIdFromBytes(secureRandomBytes(16));
 
 export type PushedRequest = Omit<PushCommand, 'type' | 'requestId' | 'expiresAt' | 'now'>;
 

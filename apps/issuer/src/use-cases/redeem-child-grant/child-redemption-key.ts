@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { delegationIdFromBytes, type ChildEvidence, type Grant, type Mission } from '@mission/issuer-domain';
 import { InvalidGrantError } from '@mission/issuer-oauth';
 import { appendDeniedEvidence } from '../../evidence/child-evidence.writer.js';
+import { secureRandomBytes } from '@mission/platform';
 
 /**
  * Spec 1 item 4, 2.5 rule 8, 5 rules 3–4 at redemption: a Child Mission's tokens are bound to the child
@@ -17,7 +18,7 @@ export async function refuseLineageKeyAtRedemption(
   if (grant.kind !== 'child_creation' || !(grant.lineageJkts ?? []).includes(jkt) || child.parent === undefined) return;
   const detail = 'the DPoP key is the key of the parent grant or of an ancestor grant; child tokens must be bound to the child actor\'s own key';
   const evidence: ChildEvidence = {
-    evidence_id: delegationIdFromBytes(randomBytes(16)),
+    evidence_id: delegationIdFromBytes(secureRandomBytes(16)),
     parent: { id: child.parent.id, issuer: child.parent.issuer, authority_hash: child.parent.authority_hash },
     child: { id: child.missionId, issuer: child.issuer, authority_hash: child.authorityHash },
     child_actor: { sub: grant.clientId },

@@ -1,10 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { grantTokenFromBytes, grantTokenHash } from '@mission/issuer-domain';
 import { assertDpopBinding, type VerifiedDpopProof } from '@mission/issuer-oauth';
-import { randomBytes } from 'node:crypto';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { grantIdOf } from '../../tokens/token-claims.js';
 import { TokenIssuance, type Derivable, type TokenResponse } from '../../tokens/token-issuance.js';
+import { secureRandomBytes } from '@mission/platform';
 
 /** `POST /token` with `grant_type=refresh_token` (RFC 6749 §6, RFC 9449 §5, Security BCP §4.14.2). */
 export class RefreshTokens extends Command<TokenResponse> {
@@ -32,7 +32,7 @@ export class RefreshTokensHandler implements ICommandHandler<RefreshTokens> {
       assertDpopBinding(proof, grant.jkt!, 'refresh_token');
       mission = await this.issuance.derivableMission(grant.missionId);
     }
-    const next = grantTokenFromBytes(grantId, randomBytes(32));
+    const next = grantTokenFromBytes(grantId, secureRandomBytes(32));
     const refreshed = await this.issuance.decide(grantId, client, {
       type: 'RotateRefreshToken', refreshTokenHash: hash, newRefreshTokenHash: grantTokenHash(next), clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
     });

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { handleCommand } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE } from '@mission/platform';
+import { EVENT_STORE, secureRandomBytes } from '@mission/platform';
 import { parseMissionProposal, pendingIdFromBytes, proposalDecider, proposalStreamName } from '@mission/ps-domain';
 import { AccessDeniedProblem } from '../../errors/problems.js';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
@@ -39,7 +38,7 @@ export class ProposeMissionHandler implements ICommandHandler<ProposeMission> {
     if (caller.kind !== 'agent') throw new AccessDeniedProblem('only an agent may propose a mission');
     const now = this.clock.now();
     const proposal = parseMissionProposal(body, now);
-    const pendingId = pendingIdFromBytes(new Uint8Array(randomBytes(16)));
+    const pendingId = pendingIdFromBytes(new Uint8Array(secureRandomBytes(16)));
     const context = commandContext(caller, now, `proposal:${pendingId}`);
     await this.bodies.recordProposalContent(pendingId, proposal, context);
     await handleCommand(this.store, proposalStreamName(pendingId), proposalDecider, { type: 'SubmitProposal', pendingId, agent: caller.agent, agentJkt: caller.agentJkt, proposal, now }, context);
