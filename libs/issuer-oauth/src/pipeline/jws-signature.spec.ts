@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { compactVerify, importJWK, type JWK } from 'jose';
+import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { candidateKeys, keyFitsAlgorithm, publicKeyOf, verifyCompactJws } from './jws-signature.js';
+import { candidateKeys, candidateSelectionsRemembered, keyFitsAlgorithm, publicKeyOf, verifyCompactJws } from './jws-signature.js';
 
 /**
  * ADR 0035: signatures are checked on node:crypto instead of jose's compactVerify. jose stays the oracle: for
@@ -78,6 +78,14 @@ describe('JWS signatures on node:crypto (ADR 0035)', () => {
           const verifier = signers[verifyWith === -1 ? by : verifyWith]!;
           const ours = verifyCompactJws(token, publicKeyOf(verifier.jwk)!, allowed);
           expect(ours).toBe(await joseAccepts(token, verifier.jwk, verifier.alg, allowed));
+          // The pipeline's path: the header jose decoded is handed in instead of decoded again (issue 15).
+          let decoded: unknown;
+          try {
+            decoded = decodeProtectedHeader(token);
+          } catch {
+            return; // the pipeline refuses such a token before any signature rule
+          }
+          expect(verifyCompactJws(token, publicKeyOf(verifier.jwk)!, allowed, decoded)).toBe(ours);
         },
       ),
       { numRuns: 1500 },
@@ -120,5 +128,33 @@ describe('JWS signatures on node:crypto (ADR 0035)', () => {
     expect(candidateKeys(keys, { alg: 'EdDSA' })).toEqual([publicKeyOf(keys[4]!)]);
     expect(candidateKeys(keys, { alg: 'HS256' })).toEqual([]);
     expect(candidateKeys(keys, {})).toEqual([]);
+  });
+
+  it('remembers selections only for a frozen key set: a set that can still change is selected afresh every time', () => {
+    const [es, otherEs] = signers;
+    const open: JWK[] = [{ ...es!.jwk, kid: 'a' }];
+    expect(candidateKeys(open, { alg: 'ES256' })).toEqual([publicKeyOf(open[0]!)]);
+    open.push({ ...otherEs!.jwk, kid: 'b' });
+    open.shift();
+    // Had the first selection been remembered by the array's identity, the removed key would still be offered.
+    expect(candidateKeys(open, { alg: 'ES256' })).toEqual([publicKeyOf(open[0]!)]);
+    const jwk: JWK = { ...es!.jwk, kid: 'a' };
+    const frozenArrayOnly = Object.freeze([jwk]);
+    candidateKeys(frozenArrayOnly, { alg: 'ES256', kid: 'a' });
+    jwk.kid = 'z'; // the key itself was not frozen
+    expect(candidateKeys(frozenArrayOnly, { alg: 'ES256', kid: 'a' })).toEqual([]);
+  });
+
+  it('a frozen key set answers from memory exactly what a fresh selection gives, and unknown kids are not remembered', () => {
+    const [es, otherEs, ed] = signers;
+    const keys = Object.freeze([{ ...es!.jwk, kid: 'a' }, { ...otherEs!.jwk, kid: 'b' }, { ...ed!.jwk, kid: 'e', key_ops: ['verify'] }].map((jwk) => Object.freeze({ ...jwk, ...(jwk.key_ops ? { key_ops: Object.freeze([...jwk.key_ops]) } : {}) }) as JWK));
+    const copy = keys.map((jwk) => ({ ...jwk })); // not frozen: always selected afresh
+    for (const header of [{ alg: 'ES256' }, { alg: 'ES256', kid: 'b' }, { alg: 'EdDSA', kid: 'e' }, { alg: 'ES256', kid: 'e' }, { alg: 'ES256', kid: 7 }]) {
+      const first = candidateKeys(keys, header);
+      expect(candidateKeys(keys, header)).toEqual(candidateKeys(copy, header));
+      if (first.length > 0) expect(candidateKeys(keys, header)).toBe(first);
+    }
+    for (let i = 0; i < 1000; i++) candidateKeys(keys, { alg: 'ES256', kid: `unknown-${i}` });
+    expect(candidateSelectionsRemembered(keys)).toBeLessThanOrEqual(keys.length * 3 + 3);
   });
 });

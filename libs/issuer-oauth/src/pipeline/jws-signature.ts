@@ -38,13 +38,15 @@ export function keyFitsAlgorithm(key: KeyObject, alg: string): boolean {
 /**
  * RFC 7515 §5.2: verifies a compact JWS with one key. True only when the protected header is a JSON object
  * whose `alg` is `alg` and one of `allowed`, it carries no `crit` (we understand no extension, §4.1.11), the
- * key fits the algorithm, and the signature over `header.payload` verifies.
+ * key fits the algorithm, and the signature over `header.payload` verifies. `decodedHeader`, when given, is this
+ * token's protected header as the pipeline already decoded it (jose's `decodeProtectedHeader`, the same
+ * `JSON.parse` of the same segment), so it is not decoded a second time per key tried (issue 15).
  */
-export function verifyCompactJws(token: string, key: KeyObject, allowed: readonly string[]): boolean {
+export function verifyCompactJws(token: string, key: KeyObject, allowed: readonly string[], decodedHeader?: unknown): boolean {
   const first = token.indexOf('.');
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || second === token.length - 1 || token.indexOf('.', second + 1) !== -1) return false;
-  const alg = protectedAlgorithm(token.slice(0, first));
+  const alg = decodedHeader === undefined ? protectedAlgorithm(token.slice(0, first)) : algorithmOf(decodedHeader);
   if (alg === undefined || !allowed.includes(alg) || !keyFitsAlgorithm(key, alg)) return false;
   const signature = token.slice(second + 1);
   if (!/^[A-Za-z0-9_-]+$/.test(signature)) return false;
@@ -64,10 +66,41 @@ export function verifyCompactJws(token: string, key: KeyObject, allowed: readonl
  * when it names one, a signing key (`use` absent or `sig`, `key_ops` absent or with `verify`), of the
  * algorithm's key type, and `alg` absent or equal. The same candidates jose's local key set selects.
  */
-export function candidateKeys(keys: readonly JWK[], header: { readonly alg?: unknown; readonly kid?: unknown }): KeyObject[] {
+export function candidateKeys(keys: readonly JWK[], header: { readonly alg?: unknown; readonly kid?: unknown }): readonly KeyObject[] {
   const alg = typeof header.alg === 'string' ? header.alg : undefined;
   const expected = alg === undefined ? undefined : KEY_FOR_ALG[alg];
   if (expected === undefined) return [];
+  // A frozen key set (a client's registered jwks, frozen by the config schema) cannot change: its candidates for
+  // an (alg, kid) are selected once. Only non-empty selections are kept, so a caller naming unknown kids cannot
+  // grow the cache: it holds at most one entry per key and algorithm, plus one per algorithm without kid.
+  const kid = header.kid;
+  const cacheKey = !isFrozenKeySet(keys) ? undefined : kid === undefined ? alg! : typeof kid === 'string' ? `${alg!}\u0000${kid}` : undefined;
+  let selections = cacheKey === undefined ? undefined : SELECTIONS.get(keys);
+  const known = cacheKey === undefined ? undefined : selections?.get(cacheKey);
+  if (known !== undefined) return known;
+  const candidates = selectCandidates(keys, alg!, expected, header);
+  if (cacheKey !== undefined && candidates.length > 0) {
+    if (selections === undefined) SELECTIONS.set(keys, (selections = new Map()));
+    selections.set(cacheKey, Object.freeze(candidates));
+  }
+  return candidates;
+}
+
+/** Per frozen key-set array (dropped with it): the candidates already selected, by alg and kid. */
+const SELECTIONS = new WeakMap<readonly JWK[], Map<string, readonly KeyObject[]>>();
+
+/** How many selections are remembered for this key set (tests: the bound). */
+export function candidateSelectionsRemembered(keys: readonly JWK[]): number {
+  return SELECTIONS.get(keys)?.size ?? 0;
+}
+
+/** Freezing cannot be undone, so a set seen frozen (array, keys and their members) stays what it is. */
+function isFrozenKeySet(keys: readonly JWK[]): boolean {
+  if (SELECTIONS.has(keys)) return true;
+  return Object.isFrozen(keys) && keys.every((jwk) => Object.isFrozen(jwk) && Object.values(jwk).every((member) => typeof member !== 'object' || member === null || Object.isFrozen(member)));
+}
+
+function selectCandidates(keys: readonly JWK[], alg: string, expected: { readonly kty: string; readonly crv: string }, header: { readonly kid?: unknown }): KeyObject[] {
   const candidates: KeyObject[] = [];
   for (const jwk of keys) {
     if (header.kid !== undefined && jwk.kid !== header.kid) continue;
@@ -88,6 +121,10 @@ function protectedAlgorithm(encodedHeader: string): string | undefined {
   } catch {
     return undefined;
   }
+  return algorithmOf(header);
+}
+
+function algorithmOf(header: unknown): string | undefined {
   if (!isJsonObject(header) || Object.hasOwn(header, 'crit') || typeof header['alg'] !== 'string') return undefined;
   return header['alg'];
 }

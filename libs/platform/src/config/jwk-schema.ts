@@ -91,6 +91,13 @@ export function publicJwks(rules: JwksRules = {}): Schema<PublicJwks> {
       if (first !== undefined) at.key('keys').index(position).key('kid').fail(`duplicate kid ${JSON.stringify(key.kid)} (already at keys[${first}])`);
       kids.set(key.kid, position);
     });
-    return { keys: parsed };
+    // Frozen: a registered key set never changes while the service runs, and verifiers may remember what they
+    // selected from it by its identity (candidateKeys in issuer-oauth).
+    return Object.freeze({ keys: Object.freeze(parsed.map(freezeJwk)) });
   };
+}
+
+function freezeJwk<T extends object>(jwk: T): T {
+  for (const member of Object.values(jwk)) if (typeof member === 'object' && member !== null) Object.freeze(member);
+  return Object.freeze(jwk);
 }

@@ -8,5 +8,5 @@ import { ASSERTION_NOT_VERIFIED } from './registered-client.js';
 // RFC 7523 §3 item 9: the JWT is signed by the client with a key of its registered jwks (by kid, else every candidate).
 export function assertionSignature({ assertion, header, client }: ClientAuthenticationContext): void {
   const keys = candidateKeys(client!.jwks.keys as readonly JWK[], header!);
-  if (!keys.some((key) => verifyCompactJws(assertion!, key, ASYMMETRIC_ALGORITHMS))) throw new InvalidClientError(ASSERTION_NOT_VERIFIED);
+  if (!keys.some((key) => verifyCompactJws(assertion!, key, ASYMMETRIC_ALGORITHMS, header))) throw new InvalidClientError(ASSERTION_NOT_VERIFIED);
 }

@@ -7,6 +7,6 @@ import type { DpopProofContext } from '../context.js';
 // A client reuses one DPoP key for thousands of requests: key and thumbprint come from the shared cache (ADR 0062).
 export function signature(context: DpopProofContext): void {
   const imported = importedPublicKey(context.publicJwk!);
-  if (imported === null || !verifyCompactJws(context.proof!, imported.key, context.algorithms)) throw new InvalidDpopProofError('DPoP proof signature is invalid');
+  if (imported === null || !verifyCompactJws(context.proof!, imported.key, context.algorithms, context.header)) throw new InvalidDpopProofError('DPoP proof signature is invalid');
   context.jkt = imported.thumbprint;
 }
