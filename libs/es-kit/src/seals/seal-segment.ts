@@ -1,6 +1,6 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { categoryOf, type JsonObject } from '@mission/event-store';
-import { canonicalJson } from '../hash-chain.js';
+import { canonicalJson, sha256Digest } from '../hash-chain.js';
 
 /** Seals live in one stream per service, `auditseal-<service>` (ADR 0028). */
 export const SEAL_STREAM_CATEGORY = 'auditseal';
@@ -71,25 +71,28 @@ const ENTRY_OVERHEAD_BYTES = 140;
  * way (every event of the range in global order, with its `eventHash`), so both arrive at the same entries.
  */
 export class SealSegment {
-  private readonly streams = new Map<string, { from: bigint; to: bigint; hash: Hash }>();
+  private readonly streams = new Map<string, { from: bigint; to: bigint; hashed: string }>();
   private count = 0;
   private bytes = 0;
   private finished: SealEntry[] | undefined;
 
   /**
    * An entry's digest is `sha-256:` of `<stream>\n` followed by `<revision>\n<event hash>\n` per event in
-   * order: one running hash per stream, finished once per seal (a digest per event halved the replay rate).
+   * order, hashed once per seal (a digest per event halved the replay rate). The text is collected and hashed in one
+   * call: most streams of a seal have one event (replay records), and a running hash object per stream cost more than
+   * the few hundred bytes of text it saved.
    */
   add(streamName: string, revision: bigint, hash: string): void {
     this.count += 1;
-    let entry = this.streams.get(streamName);
-    if (!entry) {
+    const line = `${revision}\n${hash}\n`;
+    const entry = this.streams.get(streamName);
+    if (entry === undefined) {
       this.bytes += Buffer.byteLength(streamName, 'utf8') + ENTRY_OVERHEAD_BYTES;
-      entry = { from: revision, to: revision, hash: createHash('sha256').update(`${streamName}\n`, 'utf8') };
-      this.streams.set(streamName, entry);
+      this.streams.set(streamName, { from: revision, to: revision, hashed: `${streamName}\n${line}` });
+      return;
     }
     entry.to = revision;
-    entry.hash.update(`${revision}\n${hash}\n`, 'utf8');
+    entry.hashed += line;
   }
 
   get events(): number {
@@ -109,7 +112,8 @@ export class SealSegment {
   entries(): SealEntry[] {
     this.finished ??= [...this.streams.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([stream, entry]) => ({ stream, from: entry.from.toString(), to: entry.to.toString(), digest: `sha-256:${entry.hash.digest('base64url')}` }));
+      // Members in JCS order, so that canonical JSON of the entries is one native JSON.stringify (canonical-json.ts).
+      .map(([stream, entry]) => ({ digest: sha256Digest(entry.hashed), from: entry.from.toString(), stream, to: entry.to.toString() }));
     return this.finished;
   }
 }

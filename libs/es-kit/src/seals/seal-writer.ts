@@ -134,7 +134,7 @@ export class SealWriter {
     try {
       const result = await this.options.store.appendToStream(
         this.streamName,
-        [{ type: SEAL_EVENT_TYPE, data: { jws, entries }, metadata: { actor: { id: this.options.service, role: 'system' }, occurred_at: payload.sealed_at } }],
+        [{ type: SEAL_EVENT_TYPE, data: { entries, jws }, metadata: { actor: { id: this.options.service, role: 'system' }, occurred_at: payload.sealed_at } }],
         { expectedRevision: this.head ? this.head.revision : 'no_stream' },
       );
       this.head = { seq, jws, through, revision: result.nextExpectedRevision };
