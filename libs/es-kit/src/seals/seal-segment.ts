@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { categoryOf, type JsonObject } from '@mission/event-store';
 import { canonicalJson, sha256Digest } from '../hash-chain.js';
 
@@ -51,8 +50,9 @@ export interface SealPayload extends JsonObject {
   sealed_at: string;
 }
 
+/** `sha-256:` and the base64url SHA-256 of the text as UTF-8: the chain's own digest form (hash-chain.ts). */
 export function sha256Text(text: string): string {
-  return `sha-256:${createHash('sha256').update(text, 'utf8').digest('base64url')}`;
+  return sha256Digest(text);
 }
 
 export function sealGenesis(service: string): string {

@@ -2,7 +2,7 @@ import type { CheckedFilter } from '../port/all-filter.js';
 import type { RecordedEvent } from '../port/event-store.js';
 import type { AppendSignal } from './append-signal.js';
 import { PAGE_SIZE, type EventQueries } from './event-queries.js';
-import { sharedRecordedEvent, type RecentEvents, type RecentRow } from './recent-events.js';
+import { filterWants, sharedRecordedEvent, type RecentEvents, type RecentFilter, type RecentRow } from './recent-events.js';
 import { decodeFrozen } from './stored-record.js';
 
 /**
@@ -30,13 +30,14 @@ export interface FollowedStore {
  * behaves the same whether it is catching up or live.
  */
 export async function* followStore(store: FollowedStore, after: bigint, filter: CheckedFilter, closed: AbortSignal): AsyncGenerator<RecordedEvent> {
-  const categorySet = filter.categories === undefined ? undefined : new Set(filter.categories);
-  const typeSet = filter.types === undefined ? undefined : new Set(filter.types);
-  const wants = categorySet === undefined && typeSet === undefined
-    ? undefined
-    : (row: RecentRow) => (categorySet === undefined || categorySet.has(row.category)) && (typeSet === undefined || typeSet.has(row.type));
+  const recentFilter: RecentFilter = {
+    categories: filter.categories === undefined ? undefined : new Set(filter.categories),
+    types: filter.types === undefined ? undefined : new Set(filter.types),
+  };
+  // Woken only by commits with a row this subscription wants (AppendSignal), by the same test as the page below.
+  const wants = recentFilter.categories === undefined && recentFilter.types === undefined ? undefined : (row: RecentRow) => filterWants(recentFilter, row);
   while (!closed.aborted && !store.isClosed()) {
-    const recent = store.recent.page(after, { categories: categorySet, types: typeSet }, PAGE_SIZE);
+    const recent = store.recent.page(after, recentFilter, PAGE_SIZE);
     let count: number;
     if (recent !== undefined) {
       count = recent.rows.length;

@@ -20,6 +20,11 @@ export interface RecentFilter {
   readonly types?: ReadonlySet<string> | undefined;
 }
 
+/** Whether the filter wants the row: in one of its categories and of one of its types (each: all when undefined). */
+export function filterWants(filter: RecentFilter, row: RecentRow): boolean {
+  return (filter.categories === undefined || filter.categories.has(row.category)) && (filter.types === undefined || filter.types.has(row.type));
+}
+
 /**
  * The newest committed events of the embedded store, in position order, so that live subscriptions
  * (every projection and process manager follows the tail) read new events from memory, decoded once
@@ -77,13 +82,12 @@ export class RecentEvents {
    * (6 % of the issuer's CPU).
    */
   page(after: bigint, filter: RecentFilter, limit: number): { rows: RecentRow[]; scannedTo: bigint } | undefined {
-    const { categories, types } = filter;
     if (after + 1n < this.coveredFrom) return undefined;
     const rows: RecentRow[] = [];
     let scannedTo = after;
     for (let index = this.firstAfter(after); index < this.rows.length && rows.length < limit; index++) {
       const row = this.rows[index]!;
-      if ((categories === undefined || categories.has(row.category)) && (types === undefined || types.has(row.type))) rows.push(row);
+      if (filterWants(filter, row)) rows.push(row);
       scannedTo = row.position;
     }
     return { rows, scannedTo };
