@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SERVICE_CONFIG } from '@mission/platform';
 import type { FastifyReply as Response } from 'fastify';
@@ -6,7 +6,6 @@ import type { RawBodyRequest as Request } from '@mission/platform';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';
-import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import {
   authoritySetOf, codeBinding, missionIntentOf, optionalDpopJkt, optionalState, refuseRequestUri,
@@ -23,7 +22,6 @@ type ParResponse = { request_uri: string; expires_in: number };
 
 /** RFC 9126 pushed authorization requests: root missions (DESIGN 2.1, 2.3) and Child Mission creation (spec child-mission-delegation 4.1, DESIGN 2.4). */
 @Controller()
-@UseInterceptors(DpopNonceInterceptor)
 export class ParController {
   constructor(
     private readonly oauth: IssuerOAuth,
@@ -36,6 +34,7 @@ export class ParController {
   @HttpCode(201)
   @ParOperation()
   async par(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<ParResponse> {
+    this.oauth.offerDpopNonce(response);
     const form = formOf(request);
     // Spec 4.1 step 1: authenticate the client submitting the request.
     const { client } = await this.oauth.authenticate(form, request);

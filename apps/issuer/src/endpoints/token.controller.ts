@@ -1,10 +1,9 @@
-import { Controller, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
 import type { RawBodyRequest as Request } from '@mission/platform';
 import { formOf } from '../http/oauth-form.js';
 import { formParameters } from '../http/form-parameters.js';
-import { DpopNonceInterceptor } from '../oauth/dpop-nonce.interceptor.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
 import type { TokenResponse } from '../tokens/token-issuance.js';
 import { RedeemAuthorizationCode } from '../use-cases/redeem-authorization-code/redeem-authorization-code.handler.js';
@@ -21,7 +20,6 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /** `POST /token` (authorization_code, refresh_token, mission-child-creation) and `POST /revoke` (RFC 7009), DESIGN 2.1. */
 @Controller()
-@UseInterceptors(DpopNonceInterceptor)
 export class TokenController {
   constructor(
     private readonly oauth: IssuerOAuth,
@@ -32,6 +30,7 @@ export class TokenController {
   @HttpCode(200)
   @TokenOperation()
   async token(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TokenResponse> {
+    this.oauth.offerDpopNonce(response);
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
     const grantType = grantTypeOf(form, client);
@@ -59,6 +58,7 @@ export class TokenController {
   @HttpCode(200)
   @RevokeOperation()
   async revoke(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Record<string, never>> {
+    this.oauth.offerDpopNonce(response);
     const form = formOf(request);
     const { client } = await this.oauth.authenticate(form, request);
     const { token, token_type_hint: hint } = formParameters(RevocationForm, form);

@@ -47,6 +47,8 @@ describe('DPoP-Nonce at the token endpoint (RFC 9449 §8)', () => {
       authorization_details: JSON.stringify([{ type: 'mission_resource_access', resource: 'https://erp.example.com', actions: ['invoices.read'] }]),
     });
     expect(par.status).toBe(201);
+    // RFC 9449 §8.2: the PAR endpoint offers a nonce on success too.
+    expect(par.headers.get('dpop-nonce')).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const { request_uri } = (await par.json()) as { request_uri: string };
     const authorize = await fetch(`${service.listenUrl}/authorize?${new URLSearchParams({ client_id: 'demo-agent', request_uri })}`, { redirect: 'manual' });
     const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;

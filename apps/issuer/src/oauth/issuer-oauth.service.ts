@@ -51,6 +51,15 @@ export class IssuerOAuth {
     );
   }
 
+  /**
+   * RFC 9449 §8.2: every answer of a DPoP endpoint (success or error) carries the next nonce when nonces are on,
+   * saving the client a round trip. Called first in those handlers; a plain call rather than a Nest interceptor,
+   * whose rxjs pipeline cost ≈ 3 % of a PAR request's CPU (issue 15 profile) for one header.
+   */
+  offerDpopNonce(response: { header(name: string, value: string): unknown }): void {
+    if (this.nonces) response.header('DPoP-Nonce', this.nonces.issue());
+  }
+
   endpoint(path: string): string {
     return `${this.issuer.replace(/\/$/, '')}${path}`;
   }
