@@ -13,6 +13,7 @@ export {
 } from './verify-request-signature.js';
 export { signRequest, type SignedFields, type SignRequestOptions } from './sign-request.js';
 export { dictionaryMemberKeys } from './dictionary-member-keys.js';
+export { parseSignatureField, type SignatureFields } from './parse-signature-fields.js';
 export { BoundedCache } from './bounded-cache.js';
 export {
   IMPORTED_PUBLIC_KEYS_MAX,

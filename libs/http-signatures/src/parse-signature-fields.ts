@@ -2,6 +2,12 @@ import { parseDictionary, type Dictionary } from 'structured-headers';
 import { dictionaryMemberKeys } from './dictionary-member-keys.js';
 import { HttpSignatureError, type HttpSignatureErrorReason } from './http-signature-error.js';
 
+/** A message's `Signature-Input` and `Signature`, each parsed by {@link parseSignatureField}. */
+export interface SignatureFields {
+  readonly inputs: Dictionary;
+  readonly signatures: Dictionary;
+}
+
 /** Parses `Signature-Input` or `Signature` (RFC 9421 §4.1, §4.2) as a Dictionary without duplicate labels. */
 export function parseSignatureField(
   lines: readonly string[],

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { contentDigest } from './content-digest.js';
 import { HttpSignatureError } from './http-signature-error.js';
 import type { HttpRequest } from './http-message.js';
+import { parseSignatureField } from './parse-signature-fields.js';
 import { signRequest } from './sign-request.js';
 import { verifyRequestSignature, type VerifyRequestSignatureOptions } from './verify-request-signature.js';
 import {
@@ -266,5 +267,23 @@ describe('verifyRequestSignature (RFC 9421 §3.2) with the DESIGN 3.2 profile', 
     const error = await verifyRequestSignature(unsigned, options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpSignatureError);
     expect((error as HttpSignatureError).reason).toMatch(/^[a-z_]+$/);
+  });
+});
+
+describe('verifyRequestSignature with the fields parsed by the caller (issue 15: Signature-Input and Signature parsed once)', () => {
+  const parsedFrom = (inputs: string, signatures: string) => ({
+    inputs: parseSignatureField([inputs], 'malformed_signature_input'),
+    signatures: parseSignatureField([signatures], 'malformed_signature'),
+  });
+
+  it('RFC 9421 §3.2: verifies the message with the fields as given, exactly as when it parses them itself', async () => {
+    const own = await verifyRequestSignature(b26Request, b26Options());
+    const given = await verifyRequestSignature(b26Request, b26Options({ fields: parsedFrom(B26_SIGNATURE_INPUT, B26_SIGNATURE) }));
+    expect(given).toEqual(own);
+  });
+
+  it('RFC 9421 §3.2: checks the given fields, not the headers — a signature value altered in them does not verify', async () => {
+    const altered = B26_SIGNATURE.replace(':wqcA', ':wqcB');
+    await expect(reasonOf(verifyRequestSignature(b26Request, b26Options({ fields: parsedFrom(B26_SIGNATURE_INPUT, altered) })))).resolves.toBe('invalid_signature');
   });
 });

@@ -1,6 +1,6 @@
 import { HttpSignatureError } from './http-signature-error.js';
 import { fieldLines, type HttpMessage } from './http-message.js';
-import { parseSignatureField } from './parse-signature-fields.js';
+import { parseSignatureField, type SignatureFields } from './parse-signature-fields.js';
 import { isSignatureAlgorithm, verifyBase, type KeyInput, type SignatureAlgorithm } from './signature-algorithms.js';
 import { signatureBase } from './signature-base.js';
 import { signatureParamsFromParameters, type SignatureParams } from './signature-params.js';
@@ -20,6 +20,12 @@ export interface VerifyRequestSignatureOptions {
   readonly clock: { now(): Date };
   /** Finds the verification key for the signature's parameters; `undefined` when there is none. */
   readonly resolveKey: (params: SignatureParams) => ResolvedKey | undefined | Promise<ResolvedKey | undefined>;
+  /**
+   * `Signature-Input` and `Signature` of THIS message, already parsed by the caller with {@link parseSignatureField}
+   * (a verifier that checks them before the key is resolved need not parse them twice: issue 15). Parsed here
+   * when absent.
+   */
+  readonly fields?: SignatureFields;
 }
 
 export interface VerifiedSignature {
@@ -40,6 +46,15 @@ function coveredComponents(items: readonly [unknown, Map<string, unknown>][]): s
     }
     return name;
   });
+}
+
+function signatureFieldsOf(message: HttpMessage): SignatureFields {
+  const inputLines = fieldLines(message.headers, 'signature-input');
+  const signatureLines = fieldLines(message.headers, 'signature');
+  if (inputLines === undefined || signatureLines === undefined) {
+    throw new HttpSignatureError('missing_signature', 'Signature-Input and Signature are required');
+  }
+  return { inputs: parseSignatureField(inputLines, 'malformed_signature_input'), signatures: parseSignatureField(signatureLines, 'malformed_signature') };
 }
 
 function checkTimes(params: SignatureParams, maxAgeSeconds: number, now: Date): void {
@@ -63,13 +78,7 @@ export async function verifyRequestSignature(
   message: HttpMessage,
   options: VerifyRequestSignatureOptions,
 ): Promise<VerifiedSignature> {
-  const inputLines = fieldLines(message.headers, 'signature-input');
-  const signatureLines = fieldLines(message.headers, 'signature');
-  if (inputLines === undefined || signatureLines === undefined) {
-    throw new HttpSignatureError('missing_signature', 'Signature-Input and Signature are required');
-  }
-  const inputs = parseSignatureField(inputLines, 'malformed_signature_input');
-  const signatures = parseSignatureField(signatureLines, 'malformed_signature');
+  const { inputs, signatures } = options.fields ?? signatureFieldsOf(message);
 
   const input = inputs.get(options.label);
   const signatureMember = signatures.get(options.label);

@@ -8,6 +8,7 @@ import {
   type HttpHeaders,
   type HttpRequest,
   type ResolvedKey,
+  type SignatureFields,
   type VerifiedSignature,
 } from '@mission/http-signatures';
 import {
@@ -16,6 +17,7 @@ import {
   signatureAlgorithmOf,
   SignatureKeyError,
   verifyAgentToken,
+  type SignatureKeyParser,
   type AgentProvider,
   type VerifiedAgentToken,
   type PrincipalRegistry,
@@ -113,6 +115,11 @@ function parseField(lines: readonly string[], malformed: SignatureFailureReason)
 
 /** Spec 5.1, DESIGN 3.2: `Signature-Input` and `Signature` are present, parse, and both carry the label `sig`. */
 export function signatureInputLabelledSig(headers: HttpHeaders): SignatureInput {
+  return signatureFieldsLabelledSig(headers).input;
+}
+
+/** {@link signatureInputLabelledSig}, with both fields as parsed: `signatureVerifies` takes them instead of parsing again. */
+export function signatureFieldsLabelledSig(headers: HttpHeaders): { input: SignatureInput; fields: SignatureFields } {
   const inputLines = headerLines(headers, 'signature-input');
   const signatureLines = headerLines(headers, 'signature');
   if (inputLines === undefined || signatureLines === undefined) fail('missing_signature');
@@ -127,11 +134,12 @@ export function signatureInputLabelledSig(headers: HttpHeaders): SignatureInput 
   const expires = parameters.get('expires');
   if (created !== undefined && !Number.isSafeInteger(created)) fail('malformed_signature_input');
   if (expires !== undefined && !Number.isSafeInteger(expires)) fail('malformed_signature_input');
-  return {
+  const signatureInput = {
     components,
     ...(created !== undefined ? { created: created as number } : {}),
     ...(expires !== undefined ? { expires: expires as number } : {}),
   };
+  return { input: signatureInput, fields: { inputs, signatures } };
 }
 
 /** DESIGN 3.2: the components a request's signature must cover; a verifier accepts further covered components. */
@@ -160,10 +168,6 @@ const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFa
   mismatch: 'content_digest_mismatch',
 };
 
-/**
- * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
- * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
- */
 /** The `sig` member of `Signature-Key`, parsed (draft-hardt-httpbis-signature-key); refusals are 401 with the parser's reason. */
 export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSignatureKey> {
   try {
@@ -174,6 +178,10 @@ export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSig
   }
 }
 
+/**
+ * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
+ * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
+ */
 export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody: boolean): void {
   const field = headerLines(request.headers, 'content-digest');
   if (!hasBody && field === undefined) return;
@@ -201,6 +209,8 @@ export interface KeySources {
   readonly clock: Clock;
   /** Agent Tokens already verified (ADR 0065); without it every token is verified in full. */
   readonly verifiedTokens?: VerifiedAgentTokens;
+  /** `Signature-Key` parser, e.g. one that remembers its parses (issue 15); default: `parseSignatureKey`. */
+  readonly parseSignatureKey?: SignatureKeyParser;
 }
 
 /** The Agent Token's unverified `iss` and header `kid`, to pick the provider keys; verification comes after. */
@@ -260,7 +270,7 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
  */
 export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: KeySources): Promise<SigningKey> {
   try {
-    const signatureKey = parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+    const signatureKey = (sources.parseSignatureKey ?? parseSignatureKey)(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
     switch (signatureKey.scheme) {
       case 'jwt':
         return await agentSigningKey(signatureKey.jwt, sources);
@@ -289,6 +299,7 @@ export async function signatureVerifies(
   hasBody: boolean,
   clock: Clock,
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
+  fields?: SignatureFields,
 ): Promise<VerifiedSignature> {
   try {
     return await verifyRequestSignature(message, {
@@ -297,6 +308,8 @@ export async function signatureVerifies(
       maxAgeSeconds,
       clock,
       resolveKey: () => signingKey.key,
+      // Parsed once by signatureFieldsLabelledSig, from this request's own headers.
+      ...(fields !== undefined ? { fields } : {}),
     });
   } catch (error) {
     if (error instanceof HttpSignatureError) fail(error.reason, error, error.reason === 'missing_required_component' ? requiredComponents(hasBody) : undefined);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { principalRegistry, type ManagementPrincipal, type PrincipalRegistry } from '@mission/signature-key';
+import { principalRegistry, rememberingSignatureKeyParser, type ManagementPrincipal, type PrincipalRegistry, type SignatureKeyParser } from '@mission/signature-key';
 import type { Clock } from '../time/clock.js';
 import type { AgentProviderKeys } from './agent-provider-keys.js';
 import {
@@ -7,7 +7,7 @@ import {
   createdWithinWindow,
   requestHasBody,
   requiredComponentsCovered,
-  signatureInputLabelledSig,
+  signatureFieldsLabelledSig,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
@@ -51,6 +51,7 @@ export class RequestAuthenticator {
   private readonly principals: PrincipalRegistry;
   private readonly maxAgeSeconds: number;
   private readonly verifiedTokens: VerifiedAgentTokens;
+  private readonly parseSignatureKey: SignatureKeyParser = rememberingSignatureKeyParser();
 
   constructor(private readonly options: RequestAuthenticatorOptions) {
     this.principals = principalRegistry(options.principals);
@@ -63,7 +64,7 @@ export class RequestAuthenticator {
     const message = signedMessage(request, this.options.baseUrl);
     const hasBody = requestHasBody(request);
     // Cheap structural checks first: nothing is fetched or verified for a request that cannot pass.
-    const input = signatureInputLabelledSig(request.headers);
+    const { input, fields } = signatureFieldsLabelledSig(request.headers);
     requiredComponentsCovered(input, hasBody);
     createdWithinWindow(input, clock, this.maxAgeSeconds);
     contentDigestMatchesBody(request, hasBody);
@@ -72,8 +73,9 @@ export class RequestAuthenticator {
       agentProviders: this.options.agentProviders,
       clock,
       verifiedTokens: this.verifiedTokens,
+      parseSignatureKey: this.parseSignatureKey,
     });
-    const verified = await signatureVerifies(message, signingKey, hasBody, clock, this.maxAgeSeconds);
+    const verified = await signatureVerifies(message, signingKey, hasBody, clock, this.maxAgeSeconds, fields);
     // Only verified signatures are remembered, so forged ones cannot fill the cache or block a real one.
     await signatureNotReplayed(verified, signingKey, this.options.replayCache, clock, this.maxAgeSeconds, this.options.signatureClaims);
     return signingKey.caller;
