@@ -200,13 +200,17 @@ class TreeBench {
   }
 
   /**
-   * Until the process managers following `mission` have checkpointed past the newest mission event
-   * (a name that has no checkpoint is skipped, in case one was renamed) and nothing was appended for a second.
+   * Until the process managers following `mission` have taken in the tree: each has checkpointed past the newest
+   * mission event (a name that has no checkpoint is skipped, in case one was renamed), or — a manager that reads only
+   * the event types it handles (ADR 0061) checkpoints at the last of those, never past the newer events it does not
+   * read — no checkpoint moved for two seconds; and nothing was appended for a second.
    */
   private async settle(): Promise<void> {
     const deadline = Date.now() + 300_000;
     let lastHead: bigint | undefined;
     let quietSince = Date.now();
+    let lastCheckpoints = '';
+    let checkpointsStillSince = Date.now();
     // Once: a category-filtered head is a scan of the category on the embedded store.
     const missionHead = await this.store.headPosition({ streamCategories: ['mission'] });
     for (;;) {
@@ -214,7 +218,11 @@ class TreeBench {
       if (head !== lastHead) quietSince = Date.now();
       lastHead = head;
       const checkpoints = await Promise.all(MISSION_PROCESS_MANAGERS.map((name) => this.store.checkpoints.load(`pm_${name}_triggers`)));
-      const caughtUp = missionHead === undefined || checkpoints.every((checkpoint) => checkpoint === undefined || checkpoint.commit >= missionHead.commit);
+      const seen = checkpoints.map((checkpoint) => String(checkpoint?.commit)).join(',');
+      if (seen !== lastCheckpoints) checkpointsStillSince = Date.now();
+      lastCheckpoints = seen;
+      const pastHead = missionHead === undefined || checkpoints.every((checkpoint) => checkpoint === undefined || checkpoint.commit >= missionHead.commit);
+      const caughtUp = pastHead || Date.now() - checkpointsStillSince >= 2000;
       if (caughtUp && Date.now() - quietSince >= 1000) return;
       if (Date.now() > deadline) throw new Error('the process managers did not catch up with the tree within 300 s');
       await new Promise((done) => setTimeout(done, 100));
