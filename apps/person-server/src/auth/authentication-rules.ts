@@ -2,33 +2,21 @@ import {
   ContentDigestError,
   dictionaryMemberKeys,
   HttpSignatureError,
-  publicKeyThumbprint,
   verifyContentDigest,
   verifyRequestSignature,
   type HttpHeaders,
   type HttpRequest,
-  type ResolvedKey,
   type SignatureFields,
   type VerifiedSignature,
 } from '@mission/http-signatures';
-import {
-  hwkPrincipal,
-  parseSignatureKey,
-  signatureAlgorithmOf,
-  SignatureKeyError,
-  verifyAgentToken,
-  type SignatureKeyParser,
-  type AgentProvider,
-  type VerifiedAgentToken,
-  type PrincipalRegistry,
-} from '@mission/signature-key';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { parseDictionary, type Dictionary } from 'structured-headers';
 import type { Clock } from '../time/clock.js';
-import { type SignatureFailureReason, SignatureVerificationProblem } from '../errors/signature-verification.problem.js';
-import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
-import type { AgentTokenClaims, AuthenticatedCaller } from '../identity/authenticated-caller.js';
-import type { VerifiedAgentTokens } from './verified-agent-tokens.js';
+import type { SignatureFailureReason } from '../errors/signature-verification.problem.js';
+import { fail, headerLines, SIGNATURE_LABEL } from './signature-rule-support.js';
+import type { SigningKey } from './signing-key-resolution.js';
+
+export { SIGNATURE_LABEL } from './signature-rule-support.js';
+export { agentIdentifiersVouchedByIssuer, signatureKeyOf, signingKeyFromSignatureKey, type KeySources, type SigningKey } from './signing-key-resolution.js';
 
 /** The request as the authenticator needs it; an Express request (with Nest's `rawBody`) fits. */
 export interface IncomingSignedRequest {
@@ -47,31 +35,12 @@ export interface SignatureInput {
   readonly expires?: number;
 }
 
-/** The one signature label the Person Server reads (DESIGN 3.2). */
-export const SIGNATURE_LABEL = 'sig';
 /** DESIGN 3.2: `created` must lie within ±60 s of the PS clock. */
 export const SIGNATURE_MAX_AGE_SECONDS = 60;
 /** DESIGN 3.2: components every request signature covers. */
 export const ALWAYS_COVERED = ['@method', '@authority', '@path', 'signature-key'] as const;
 /** DESIGN 3.2: further components covered whenever the request has a body. */
 export const COVERED_WITH_BODY = ['content-type', 'content-digest'] as const;
-
-function fail(reason: SignatureFailureReason, cause?: unknown, requiredInput?: readonly string[]): never {
-  throw new SignatureVerificationProblem(reason, {
-    ...(cause !== undefined ? { cause } : {}),
-    ...(requiredInput !== undefined ? { requiredInput } : {}),
-  });
-}
-
-function headerLines(headers: HttpHeaders, name: string): string[] | undefined {
-  const lines: string[] = [];
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    if (typeof value === 'string') lines.push(value);
-    else lines.push(...value);
-  }
-  return lines.length > 0 ? lines : undefined;
-}
 
 /** Whether the request carries content: received bytes, a non-zero `Content-Length`, or chunked framing. */
 export function requestHasBody(request: IncomingSignedRequest): boolean {
@@ -168,16 +137,6 @@ const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFa
   mismatch: 'content_digest_mismatch',
 };
 
-/** The `sig` member of `Signature-Key`, parsed (draft-hardt-httpbis-signature-key); refusals are 401 with the parser's reason. */
-export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSignatureKey> {
-  try {
-    return parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
-  } catch (error) {
-    if (error instanceof SignatureKeyError) fail(error.reason, error);
-    throw error;
-  }
-}
-
 /**
  * Spec 5.6, DESIGN 3.2 (RFC 9530): a request with a body carries `Content-Digest` with a `sha-256` member
  * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
@@ -195,101 +154,6 @@ export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody
     throw error;
   }
   if (!checked.includes('sha-256')) fail('unsupported_digest_algorithm');
-}
-
-/** What resolving the `Signature-Key` yields: the verification key and who holds it (trusted only once the signature verifies). */
-export interface SigningKey {
-  readonly key: ResolvedKey;
-  readonly caller: AuthenticatedCaller;
-}
-
-export interface KeySources {
-  readonly principals: PrincipalRegistry;
-  readonly agentProviders: AgentProviderKeys;
-  readonly clock: Clock;
-  /** Agent Tokens already verified (ADR 0065); without it every token is verified in full. */
-  readonly verifiedTokens?: VerifiedAgentTokens;
-  /** `Signature-Key` parser, e.g. one that remembers its parses (issue 15); default: `parseSignatureKey`. */
-  readonly parseSignatureKey?: SignatureKeyParser;
-}
-
-/** The Agent Token's unverified `iss` and header `kid`, to pick the provider keys; verification comes after. */
-function unverifiedIssuerAndKid(jwt: string): { issuer?: string; kid?: string } {
-  try {
-    const { kid } = decodeProtectedHeader(jwt);
-    const { iss } = decodeJwt(jwt);
-    return { ...(typeof iss === 'string' ? { issuer: iss } : {}), ...(typeof kid === 'string' && kid !== '' ? { kid } : {}) };
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Spec 5.2, 5.4, issue 12 defect 1 (ADR 0015): an Agent Token's `sub` — and `parent_agent`, if any — must be
- * identifiers its issuer may assert (their domain is one of the provider's `agent_domains`). Otherwise provider
- * B could mint a token naming provider A's agent and act as it. Refused before the signature is even checked
- * against the token's key, and the same way whatever mission the request names (no oracle).
- */
-export function agentIdentifiersVouchedByIssuer(token: VerifiedAgentToken, providers: Pick<AgentProviderKeys, 'binding'>): void {
-  if (!providers.binding.vouches(token.issuer, token.agent)) fail('agent_outside_provider');
-  if (token.parentAgent !== undefined && !providers.binding.vouches(token.issuer, token.parentAgent)) fail('agent_outside_provider');
-}
-
-async function agentSigningKey(jwt: string, sources: KeySources): Promise<SigningKey> {
-  const remembered = await sources.verifiedTokens?.usable(jwt, sources.agentProviders, sources.clock.now());
-  if (remembered !== undefined) return remembered;
-  const { issuer, kid } = unverifiedIssuerAndKid(jwt);
-  let providers: AgentProvider[] = [];
-  if (issuer !== undefined && sources.agentProviders.isTrusted(issuer)) {
-    // Without a readable kid no keys are fetched: verifyAgentToken then refuses the header as it stands.
-    providers = kid === undefined ? [{ issuer, jwks: { keys: [] } }] : [await sources.agentProviders.providerFor(issuer, kid)];
-  }
-  const token = await verifyAgentToken(jwt, providers, sources.clock);
-  agentIdentifiersVouchedByIssuer(token, sources.agentProviders);
-  const claims = decodeJwt(jwt) as AgentTokenClaims;
-  const signingKey: SigningKey = {
-    key: { alg: signatureAlgorithmOf(token.cnfJwk), publicKey: { ...token.cnfJwk } },
-    caller: {
-      kind: 'agent',
-      provider: token.issuer,
-      agent: token.agent,
-      ...(token.parentAgent !== undefined ? { parentAgent: token.parentAgent } : {}),
-      // Issue 15, ADR 0062: the agent's key is imported and thumbprinted once, not on every signed request.
-      agentJkt: publicKeyThumbprint(token.cnfJwk),
-      tokenClaims: claims,
-    },
-  };
-  const keys = providers[0]?.jwks?.keys;
-  if (sources.verifiedTokens === undefined || issuer === undefined || kid === undefined || keys === undefined) return signingKey;
-  return sources.verifiedTokens.remember(jwt, { issuer, kid, keys, token }, signingKey);
-}
-
-/**
- * Spec 5.1, 5.3, DESIGN 3.2: the key named by `Signature-Key` (label `sig`): `jwt` → an Agent Token from a
- * configured agent provider, its `cnf.jwk`; `hwk` → a key whose thumbprint a configured principal registered.
- */
-export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: KeySources): Promise<SigningKey> {
-  try {
-    const signatureKey = (sources.parseSignatureKey ?? parseSignatureKey)(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
-    switch (signatureKey.scheme) {
-      case 'jwt':
-        return await agentSigningKey(signatureKey.jwt, sources);
-      case 'hwk': {
-        const principal = await hwkPrincipal(signatureKey.key, sources.principals);
-        return {
-          key: { alg: signatureAlgorithmOf(signatureKey.key), publicKey: { ...signatureKey.key } },
-          caller: { kind: 'principal', id: principal.id, role: principal.role, tenant: principal.tenant, agents: principal.agents ?? [] },
-        };
-      }
-      case 'jwks_uri':
-        // DESIGN 3.3 uses jwks_uri only for the PS's own outgoing calls.
-        return fail('unsupported_scheme');
-    }
-  } catch (error) {
-    if (error instanceof SignatureKeyError) fail(error.reason, error);
-    if (error instanceof AgentProviderUnavailableError) fail('agent_provider_unavailable', error);
-    throw error;
-  }
 }
 
 /** RFC 9421 §3.2, spec 5.1: the signature labelled `sig` verifies with the resolved key over its covered components. */
