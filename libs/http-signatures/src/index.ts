@@ -1,6 +1,6 @@
 export { contentDigest, verifyContentDigest, ContentDigestError, type ContentDigestErrorReason } from './content-digest.js';
 export { HttpSignatureError, type HttpSignatureErrorReason } from './http-signature-error.js';
-export type { HttpHeaders, HttpMessage, HttpRequest, HttpResponse } from './http-message.js';
+export { fieldLines, type HttpHeaders, type HttpMessage, type HttpRequest, type HttpResponse } from './http-message.js';
 export { DERIVED_COMPONENTS, type DerivedComponent } from './component-value.js';
 export { serializeSignatureParams, type SignatureParams } from './signature-params.js';
 export { signatureBase } from './signature-base.js';

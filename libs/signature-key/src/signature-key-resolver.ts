@@ -1,4 +1,4 @@
-import type { HttpHeaders, ResolvedKey, SignatureParams } from '@mission/http-signatures';
+import { fieldLines, type HttpHeaders, type ResolvedKey, type SignatureParams } from '@mission/http-signatures';
 import { hwkPrincipal, type ManagementPrincipal, type PrincipalRegistry } from './hwk-principal.js';
 import { parseSignatureKey } from './parse-signature-key.js';
 import { signatureAlgorithmOf } from './public-signing-jwk.js';
@@ -30,16 +30,6 @@ export interface SignatureKeyResolver {
   caller(): AuthenticatedCaller;
 }
 
-function headerLines(headers: HttpHeaders, name: string): string[] | undefined {
-  const lines: string[] = [];
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    if (typeof value === 'string') lines.push(value);
-    else lines.push(...value);
-  }
-  return lines.length > 0 ? lines : undefined;
-}
-
 /**
  * DESIGN 3.2: the `resolveKey` callback for one request, from its `Signature-Key` field. `jwt` → the
  * verified Agent Token's `cnf.jwk`; `hwk` → the inline key of a registered principal; `jwks_uri` →
@@ -50,7 +40,7 @@ export function signatureKeyResolver(headers: HttpHeaders, options: SignatureKey
   return {
     async resolveKey(): Promise<ResolvedKey> {
       resolved = undefined;
-      const signatureKey = parseSignatureKey(headerLines(headers, 'signature-key'), options.label ?? 'sig');
+      const signatureKey = parseSignatureKey(fieldLines(headers, 'signature-key'), options.label ?? 'sig');
       switch (signatureKey.scheme) {
         case 'jwt': {
           const token = await verifyAgentToken(signatureKey.jwt, options.agentProviders, options.clock, {

@@ -1,6 +1,7 @@
 import {
   ContentDigestError,
   dictionaryMemberKeys,
+  fieldLines,
   HttpSignatureError,
   verifyContentDigest,
   verifyRequestSignature,
@@ -12,7 +13,7 @@ import {
 import { parseDictionary, type Dictionary } from 'structured-headers';
 import type { Clock } from '../time/clock.js';
 import type { SignatureFailureReason } from '../errors/signature-verification.problem.js';
-import { fail, headerLines, SIGNATURE_LABEL } from './signature-rule-support.js';
+import { fail, SIGNATURE_LABEL } from './signature-rule-support.js';
 import type { SigningKey } from './signing-key-resolution.js';
 
 export { SIGNATURE_LABEL } from './signature-rule-support.js';
@@ -45,8 +46,8 @@ export const COVERED_WITH_BODY = ['content-type', 'content-digest'] as const;
 /** Whether the request carries content: received bytes, a non-zero `Content-Length`, or chunked framing. */
 export function requestHasBody(request: IncomingSignedRequest): boolean {
   if (request.rawBody !== undefined && request.rawBody.byteLength > 0) return true;
-  if (headerLines(request.headers, 'transfer-encoding') !== undefined) return true;
-  const length = headerLines(request.headers, 'content-length');
+  if (fieldLines(request.headers, 'transfer-encoding') !== undefined) return true;
+  const length = fieldLines(request.headers, 'content-length');
   return length !== undefined && length.some((value) => value.trim() !== '0');
 }
 
@@ -89,8 +90,8 @@ export function signatureInputLabelledSig(headers: HttpHeaders): SignatureInput 
 
 /** {@link signatureInputLabelledSig}, with both fields as parsed: `signatureVerifies` takes them instead of parsing again. */
 export function signatureFieldsLabelledSig(headers: HttpHeaders): { input: SignatureInput; fields: SignatureFields } {
-  const inputLines = headerLines(headers, 'signature-input');
-  const signatureLines = headerLines(headers, 'signature');
+  const inputLines = fieldLines(headers, 'signature-input');
+  const signatureLines = fieldLines(headers, 'signature');
   if (inputLines === undefined || signatureLines === undefined) fail('missing_signature');
   const inputs = parseField(inputLines, 'malformed_signature_input');
   const signatures = parseField(signatureLines, 'malformed_signature');
@@ -142,7 +143,7 @@ const DIGEST_FAILURES: Readonly<Record<ContentDigestError['reason'], SignatureFa
  * that matches the raw body bytes as received; a `Content-Digest` sent without a body must match the empty body.
  */
 export function contentDigestMatchesBody(request: IncomingSignedRequest, hasBody: boolean): void {
-  const field = headerLines(request.headers, 'content-digest');
+  const field = fieldLines(request.headers, 'content-digest');
   if (!hasBody && field === undefined) return;
   // A body no parser kept (an unsupported media type) cannot be checked, so it is not accepted.
   if (hasBody && (request.rawBody === undefined || request.rawBody.byteLength === 0)) fail('unreadable_body');

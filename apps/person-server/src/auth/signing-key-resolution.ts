@@ -1,4 +1,4 @@
-import { publicKeyThumbprint, type HttpHeaders, type ResolvedKey } from '@mission/http-signatures';
+import { fieldLines, publicKeyThumbprint, type HttpHeaders, type ResolvedKey } from '@mission/http-signatures';
 import {
   hwkPrincipal,
   parseSignatureKey,
@@ -14,7 +14,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Clock } from '../time/clock.js';
 import type { AgentTokenClaims, AuthenticatedCaller } from '../identity/authenticated-caller.js';
 import { AgentProviderUnavailableError, type AgentProviderKeys } from './agent-provider-keys.js';
-import { fail, headerLines, SIGNATURE_LABEL } from './signature-rule-support.js';
+import { fail, SIGNATURE_LABEL } from './signature-rule-support.js';
 import type { VerifiedAgentTokens } from './verified-agent-tokens.js';
 
 /* Spec 5.1, 5.3, DESIGN 3.2: who signed — the key named by `Signature-Key`, resolved and vouched for. */
@@ -22,7 +22,7 @@ import type { VerifiedAgentTokens } from './verified-agent-tokens.js';
 /** The `sig` member of `Signature-Key`, parsed (draft-hardt-httpbis-signature-key); refusals are 401 with the parser's reason. */
 export function signatureKeyOf(headers: HttpHeaders): ReturnType<typeof parseSignatureKey> {
   try {
-    return parseSignatureKey(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+    return parseSignatureKey(fieldLines(headers, 'signature-key'), SIGNATURE_LABEL);
   } catch (error) {
     if (error instanceof SignatureKeyError) fail(error.reason, error);
     throw error;
@@ -102,7 +102,7 @@ async function agentSigningKey(jwt: string, sources: KeySources): Promise<Signin
  */
 export async function signingKeyFromSignatureKey(headers: HttpHeaders, sources: KeySources): Promise<SigningKey> {
   try {
-    const signatureKey = (sources.parseSignatureKey ?? parseSignatureKey)(headerLines(headers, 'signature-key'), SIGNATURE_LABEL);
+    const signatureKey = (sources.parseSignatureKey ?? parseSignatureKey)(fieldLines(headers, 'signature-key'), SIGNATURE_LABEL);
     switch (signatureKey.scheme) {
       case 'jwt':
         return await agentSigningKey(signatureKey.jwt, sources);
