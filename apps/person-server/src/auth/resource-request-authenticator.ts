@@ -7,7 +7,7 @@ import {
   createdWithinWindow,
   requestHasBody,
   requiredComponentsCovered,
-  signatureInputLabelledSig,
+  signatureFieldsLabelledSig,
   signatureKeyOf,
   signatureVerifies,
   signedMessage,
@@ -44,7 +44,7 @@ export class ResourceRequestAuthenticator {
     const { clock, resources } = this.options;
     const message = signedMessage(request, this.options.baseUrl);
     const hasBody = requestHasBody(request);
-    const input = signatureInputLabelledSig(request.headers);
+    const { input, fields } = signatureFieldsLabelledSig(request.headers);
     requiredComponentsCovered(input, hasBody);
     createdWithinWindow(input, clock);
     contentDigestMatchesBody(request, hasBody);
@@ -67,7 +67,7 @@ export class ResourceRequestAuthenticator {
       throw new SignatureVerificationProblem('invalid_key', { cause: error });
     }
     const key = { key: { alg: signatureAlgorithmOf(publicKey), publicKey: { ...publicKey } } };
-    const verified = await signatureVerifies(message, key, hasBody, clock);
+    const verified = await signatureVerifies(message, key, hasBody, clock, undefined, fields);
     await signatureNotReplayed(verified, key, this.options.replayCache, clock, undefined, this.options.signatureClaims);
     return { kind: 'resource', resource: signatureKey.id };
   }
