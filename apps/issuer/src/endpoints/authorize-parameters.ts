@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AccessDeniedError, InvalidRequestError } from '@mission/issuer-oauth';
-import type { OAuthForm } from '../http/oauth-form.js';
 import { secureRandomBytes } from '@mission/platform';
+import type { OAuthForm } from '../http/oauth-form.js';
 
 const AUTHORIZE_PARAMETERS = new Set(['client_id', 'request_uri']);
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;

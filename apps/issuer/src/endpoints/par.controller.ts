@@ -1,8 +1,7 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { SERVICE_CONFIG } from '@mission/platform';
+import { SERVICE_CONFIG, type RawBodyRequest as Request } from '@mission/platform';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '@mission/platform';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
 import { CLOCK } from '../oauth/clock.js';

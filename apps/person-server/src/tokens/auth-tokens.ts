@@ -1,7 +1,6 @@
 import { errors, jwtVerify, SignJWT, type JWK } from 'jose';
-import type { SigningKeys } from '@mission/platform';
+import { secureRandomBytes, type SigningKeys } from '@mission/platform';
 import { isMissionS256 } from '@mission/ps-domain';
-import { secureRandomBytes } from '@mission/platform';
 
 export const AUTH_TOKEN_TYPE = 'aa-auth+jwt';
 

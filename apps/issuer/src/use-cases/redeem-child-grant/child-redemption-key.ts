@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
 import { delegationIdFromBytes, type ChildEvidence, type Grant, type Mission } from '@mission/issuer-domain';
 import { InvalidGrantError } from '@mission/issuer-oauth';
-import { appendDeniedEvidence } from '../../evidence/child-evidence.writer.js';
 import { secureRandomBytes } from '@mission/platform';
+import { appendDeniedEvidence } from '../../evidence/child-evidence.writer.js';
 
 /**
  * Spec 1 item 4, 2.5 rule 8, 5 rules 3–4 at redemption: a Child Mission's tokens are bound to the child

@@ -1,10 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { grantTokenFromBytes, grantTokenHash } from '@mission/issuer-domain';
 import { assertDpopBinding, type VerifiedDpopProof } from '@mission/issuer-oauth';
+import { secureRandomBytes } from '@mission/platform';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { grantIdOf } from '../../tokens/token-claims.js';
 import { TokenIssuance, type Derivable, type TokenResponse } from '../../tokens/token-issuance.js';
-import { secureRandomBytes } from '@mission/platform';
 
 /** `POST /token` with `grant_type=refresh_token` (RFC 6749 §6, RFC 9449 §5, Security BCP §4.14.2). */
 export class RefreshTokens extends Command<TokenResponse> {
