@@ -27,7 +27,8 @@ export class HttpSignatureError extends Error {
   constructor(
     readonly reason: HttpSignatureErrorReason,
     message: string = reason,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }

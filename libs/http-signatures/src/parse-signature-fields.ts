@@ -19,8 +19,8 @@ export function parseSignatureField(
   try {
     dictionary = parseDictionary(value);
     keys = dictionaryMemberKeys(value);
-  } catch {
-    throw new HttpSignatureError(malformed, 'the field is not a structured Dictionary');
+  } catch (error) {
+    throw new HttpSignatureError(malformed, 'the field is not a structured Dictionary', { cause: error });
   }
   if (new Set(keys).size !== keys.length) throw new HttpSignatureError('duplicate_label', 'a signature label repeats');
   return dictionary;

@@ -1,8 +1,8 @@
 import {
   ContentDigestError,
-  dictionaryMemberKeys,
   fieldLines,
   HttpSignatureError,
+  parseSignatureField,
   verifyContentDigest,
   verifyRequestSignature,
   type HttpHeaders,
@@ -10,7 +10,7 @@ import {
   type SignatureFields,
   type VerifiedSignature,
 } from '@mission/http-signatures';
-import { parseDictionary, type Dictionary } from 'structured-headers';
+import type { Dictionary } from 'structured-headers';
 import type { Clock } from '../time/clock.js';
 import type { SignatureFailureReason } from '../errors/signature-verification.problem.js';
 import { fail, SIGNATURE_LABEL } from './signature-rule-support.js';
@@ -69,18 +69,14 @@ export function signedMessage(request: IncomingSignedRequest, baseUrl: string): 
   return { method: request.method, url: url.href, headers: request.headers };
 }
 
-function parseField(lines: readonly string[], malformed: SignatureFailureReason): Dictionary {
-  const value = lines.join(', ');
-  let dictionary: Dictionary;
-  let keys: string[];
+/** The field as a Dictionary without repeated labels (RFC 9421 §4.1, §4.2), by the verifier's own parser; refusals are 401. */
+function parseField(lines: readonly string[], malformed: 'malformed_signature_input' | 'malformed_signature'): Dictionary {
   try {
-    dictionary = parseDictionary(value);
-    keys = dictionaryMemberKeys(value);
+    return parseSignatureField(lines, malformed);
   } catch (error) {
-    fail(malformed, error);
+    if (error instanceof HttpSignatureError) fail(error.reason, error);
+    throw error;
   }
-  if (new Set(keys).size !== keys.length) fail('duplicate_label');
-  return dictionary;
 }
 
 /** Spec 5.1, DESIGN 3.2: `Signature-Input` and `Signature` are present, parse, and both carry the label `sig`. */
