@@ -13,7 +13,7 @@ import { RECENT_EVENTS_CAPACITY, type EmbeddedEventStoreOptions } from './embedd
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
 import { RecentEvents, type RecentRow } from './recent-events.js';
-import { COLUMNS, EventQueries, PAGE_SIZE, readLimit, startRevision, toRecordedEvent, type EventRow } from './event-queries.js';
+import { EventQueries, PAGE_SIZE, readLimit, startRevision, toRecordedEvent } from './event-queries.js';
 import { ErasureCheckpoint } from './erasure-checkpoint.js';
 import { WalSync, walFileSync } from './wal-sync.js';
 import { EventWrites } from './event-writes.js';
@@ -165,15 +165,10 @@ export class EmbeddedEventStore implements EventStore {
       let from = stream ? startRevision(options.fromRevision, backwards, stream.revision) : undefined;
       // What was committed when the read began (pagedIterable): a read from past the end asks SQLite nothing.
       if (!backwards && stream && from !== undefined && from > stream.revision) from = undefined;
-      const page = this.queries.statement(
-        backwards
-          ? `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`
-          : `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
-      ).raw(true);
       return () => {
         if (from === undefined || from < 0n || remaining === 0) return undefined;
         const limit = Math.min(PAGE_SIZE, remaining);
-        const rows = page.all(streamName, from, limit) as EventRow[];
+        const rows = this.queries.streamPage(streamName, from, backwards, limit);
         remaining -= rows.length;
         const last = rows[rows.length - 1];
         // A short page is the end of the stream: no second query to find that out (most streams fit one page).
