@@ -42,8 +42,13 @@ export class EmbeddedEventStore implements EventStore {
       `event store: embedded SQLite at ${path} (single replica only; set EVENTSTORE_CONNECTION_STRING to use EventStoreDB)`,
     );
     const walFile = options.synchronous === 'NORMAL' ? undefined : walFileSync(`${path}-wal`, options.beforeWalSync);
-    const checkpointer = new WalCheckpointer(db, path, options.checkpointEveryRows, (reason) =>
-      options.logger?.info({ event_store: 'embedded', path }, `event store: ${reason}; SQLite checkpoints the WAL itself again`),
+    const checkpointer = new WalCheckpointer(
+      db,
+      path,
+      options.checkpointEveryRows,
+      (reason) => options.logger?.info({ event_store: 'embedded', path }, `event store: ${reason}; SQLite checkpoints the WAL itself again`),
+      undefined,
+      options.walFramesBeforeRestart,
     );
     if (options.walCheckpoints !== 'sqlite') checkpointer.start();
     return new EmbeddedEventStore(db, writerLock, options.subscriptionPollMs ?? 1000, options.recentEventsCapacity ?? RECENT_EVENTS_CAPACITY, checkpointer, walFile);

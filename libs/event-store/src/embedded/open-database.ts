@@ -12,6 +12,9 @@ export const EMBEDDED_FILE_NAME = 'events.sqlite';
  */
 export const WRITER_LOCK_FILE_NAME = 'events.writer-lock';
 
+/** What a WAL file is truncated to when SQLite starts it again (`journal_size_limit`): 64 MiB. */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 2 ** 20;
+
 export interface OpenDatabaseOptions {
   readonly dataDir: string;
   /**
@@ -55,6 +58,8 @@ export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
     // COMMIT never fsyncs on the event loop: with `synchronous` FULL (the default of the option) the store
     // fsyncs the WAL on the thread pool before it answers (wal-sync.ts, ADR 0026); NORMAL skips that.
     db.pragma('synchronous = NORMAL');
+    // A WAL that a burst (or a reader's snapshot) made larger is cut back to this size when it starts again (ADR 0071).
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     // Erasure (PS spec 3 rule 5, ADR 0019): deleted rows are overwritten with zeros instead of lingering in free
     // space of the file; after a tombstone the WAL is checkpointed and truncated (EmbeddedEventStore).
     db.pragma('secure_delete = ON');
