@@ -113,7 +113,9 @@ export class WalCheckpointer {
           this.fail(`WAL checkpoint failed ${MAX_FAILURES_IN_A_ROW} times in a row in the checkpoint worker: ${message.message}`);
         }
         this.waiters.splice(0).forEach((resolve) => resolve());
-        if (this.rowsSinceRequest >= this.everyRows) this.request();
+        // Rows committed while it ran ask for the next one at once — unless this one is to be finished first: the next
+        // commit does that, then asks (asking now would keep the worker busy, and the finishing waits for it, forever).
+        if (this.rowsSinceRequest >= this.everyRows && !this.finishPending) this.request();
       });
       worker.on('error', (error) => {
         if (this.thread === worker) this.fail(`checkpoint worker stopped: ${error.message}`);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore } from './embedded-event-store.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 5));
 async function until(condition: () => boolean): Promise<void> {
@@ -86,6 +87,30 @@ describe('embedded store: the WAL starts again under steady writes (ADR 0071 add
     } finally {
       await store.close();
     }
+  });
+
+  it('finishes first when rows committed during the checkpoint would ask for the next one at once', async () => {
+    // A worker that finds a large WAL every time; rows committed while it runs would make it run again at once.
+    const source = `
+      const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', (message) => {
+        if (message === 'close') { parentPort.close(); return; }
+        parentPort.postMessage({ ok: true, busy: 0, log: 100, checkpointed: 100 });
+      });
+      parentPort.postMessage({ ready: true });`;
+    const pragmas: string[] = [];
+    const connection = { pragma: (sql: string) => (pragmas.push(sql), sql.startsWith('wal_checkpoint') ? [{ busy: 0n, log: 7n, checkpointed: 7n }] : []) };
+    const checkpointer = new WalCheckpointer(connection, path, 10, () => undefined, source, 50);
+    checkpointer.start();
+    await until(() => checkpointer.active);
+    const answered = checkpointer.request();
+    checkpointer.committed(20); // while it runs
+    await answered;
+    checkpointer.committed(1);
+    expect(pragmas).toEqual(['wal_autocheckpoint = 0', 'wal_checkpoint(PASSIVE)']);
+    expect(checkpointer.finishedOnStore).toBe(1);
+    expect(checkpointer.lastResult).toEqual({ busy: 0, log: 7, checkpointed: 7 });
+    await checkpointer.stop();
   });
 
   it('keeps the WAL file small under steady concurrent writes', async () => {
