@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/** Rows committed between two checkpoints (about four WAL pages per row: some 16 MB of WAL at most). */
+/** Rows committed between two checkpoints (about four WAL pages per row: some 16 MB of WAL between two). */
 export const CHECKPOINT_EVERY_ROWS = 1_000;
 /** SQLite's own default, restored on the store's connection if the worker cannot do the work. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1_000;
@@ -55,8 +55,9 @@ interface Connection {
  * every request waits. Measured on single-event appends: 128–134 µs of CPU and 223–287 µs of wall time per append
  * with SQLite's checkpoints, 97–108 µs and 110–131 µs without any (tools/bench: a microbenchmark in the ADR).
  *
- * Here the store's connection never checkpoints; a worker thread with its own connection runs a `PASSIVE`
- * checkpoint every {@link CHECKPOINT_EVERY_ROWS} committed rows, one at a time. Durability does not depend on
+ * Here a worker thread with its own connection runs a `PASSIVE` checkpoint every {@link CHECKPOINT_EVERY_ROWS}
+ * committed rows, one at a time; the store's connection checkpoints only to finish one of them once the WAL is large,
+ * so that the WAL starts again (`committed`). Durability does not depend on
  * it: an acknowledged write is in the fsynced WAL (ADR 0026), and SQLite recovers a WAL of any length. If the
  * worker cannot start or fails, the store's connection checkpoints as SQLite does by default again (ADR 0071).
  */
@@ -71,6 +72,7 @@ export class WalCheckpointer {
   private failuresInARow = 0;
   /** Checkpoints completed (tests, metrics). */
   completed = 0;
+  /** The newest result: the worker's checkpoint, or a finish on the store's connection. */
   lastResult: CheckpointResult | undefined;
 
   constructor(
