@@ -6,7 +6,7 @@ import {
   createdWithinWindow,
   requestHasBody,
   requiredComponentsCovered,
-  signatureInputLabelledSig,
+  signatureFieldsLabelledSig,
   signatureVerifies,
   signedMessage,
   signingKeyFromSignatureKey,
@@ -74,11 +74,11 @@ describe('requestHasBody (DESIGN 3.2: body components are required "whenever the
   });
 });
 
-describe('signatureInputLabelledSig (spec 5.1, DESIGN 3.2: Signature-Input and Signature with label sig)', () => {
+describe('signatureFieldsLabelledSig (spec 5.1, DESIGN 3.2: Signature-Input and Signature with label sig)', () => {
   const input = '("@method" "@authority" "@path" "signature-key");created=1772366400';
 
   it('spec 5.1: passes with both fields labelled sig and returns components and created', () => {
-    expect(signatureInputLabelledSig({ 'signature-input': `sig=${input}`, signature: 'sig=:AAAA:' })).toEqual({
+    expect(signatureFieldsLabelledSig({ 'signature-input': `sig=${input}`, signature: 'sig=:AAAA:' }).input).toEqual({
       components: ['@method', '@authority', '@path', 'signature-key'],
       created: 1772366400,
     });
@@ -93,7 +93,7 @@ describe('signatureInputLabelledSig (spec 5.1, DESIGN 3.2: Signature-Input and S
     ['a repeated label', { 'signature-input': [`sig=${input}`, `sig=${input}`], signature: 'sig=:AAAA:' }, 'duplicate_label'],
     ['a non-list member', { 'signature-input': 'sig=1', signature: 'sig=:AAAA:' }, 'malformed_signature_input'],
   ])('spec 5.1: refuses %s', async (_case, headers, reason) => {
-    await expect(refusal(() => signatureInputLabelledSig(headers))).resolves.toBe(reason);
+    await expect(refusal(() => signatureFieldsLabelledSig(headers))).resolves.toBe(reason);
   });
 });
 

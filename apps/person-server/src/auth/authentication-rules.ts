@@ -79,12 +79,10 @@ function parseField(lines: readonly string[], malformed: 'malformed_signature_in
   }
 }
 
-/** Spec 5.1, DESIGN 3.2: `Signature-Input` and `Signature` are present, parse, and both carry the label `sig`. */
-export function signatureInputLabelledSig(headers: HttpHeaders): SignatureInput {
-  return signatureFieldsLabelledSig(headers).input;
-}
-
-/** {@link signatureInputLabelledSig}, with both fields as parsed: `signatureVerifies` takes them instead of parsing again. */
+/**
+ * Spec 5.1, DESIGN 3.2: `Signature-Input` and `Signature` are present, parse, and both carry the label `sig`. Returns
+ * the `sig` input and both fields as parsed: `signatureVerifies` takes them instead of parsing again.
+ */
 export function signatureFieldsLabelledSig(headers: HttpHeaders): { input: SignatureInput; fields: SignatureFields } {
   const inputLines = fieldLines(headers, 'signature-input');
   const signatureLines = fieldLines(headers, 'signature');
