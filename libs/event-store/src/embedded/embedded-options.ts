@@ -10,7 +10,7 @@ export interface EmbeddedEventStoreOptions extends OpenDatabaseOptions {
   readonly beforeWalSync?: () => Promise<void>;
   /** Rows committed between two WAL checkpoints, which a worker thread runs (ADR 0071; default 1,000). */
   readonly checkpointEveryRows?: number;
-  /** WAL frames past which a checkpoint the worker could not finish is finished on the store's connection (default 4,096; ADR 0071). */
+  /** WAL frames from which the worker's checkpoint is finished on the store's connection, so the WAL starts again (default 16,384; ADR 0071). */
   readonly walFramesBeforeRestart?: number;
   /** `sqlite`: SQLite's own checkpoints inside COMMIT, on the event loop, as before ADR 0071 (benchmarks). */
   readonly walCheckpoints?: 'worker' | 'sqlite';

@@ -52,12 +52,13 @@ export class EventQueries {
     const ranges = filterRanges(filter);
     if (ranges.length === 0) return [];
     const limited = limitSql(limit);
+    const bound = limitParams(limit);
     const one = (range: IndexRange) => `SELECT ${COLUMNS} FROM events ${range.index} WHERE ${range.where} AND position > ? ORDER BY position ${limited}`;
-    if (ranges.length === 1) return this.statement(one(ranges[0]!)).raw(true).all(...ranges[0]!.params, after, ...limitParams(limit)) as EventRow[];
+    if (ranges.length === 1) return this.statement(one(ranges[0]!)).raw(true).all(...ranges[0]!.params, after, ...bound) as EventRow[];
     const merged = `SELECT ${COLUMNS} FROM (${ranges.map((range) => `SELECT * FROM (${one(range)})`).join(' UNION ALL ')}) ORDER BY position ${limited}`;
     const params: unknown[] = [];
-    for (const range of ranges) params.push(...range.params, after, ...limitParams(limit));
-    params.push(...limitParams(limit));
+    for (const range of ranges) params.push(...range.params, after, ...bound);
+    params.push(...bound);
     return this.statement(merged).raw(true).all(...params) as EventRow[];
   }
 
