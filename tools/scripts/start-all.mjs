@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PER_SERVICE = ['PORT', 'BASE_URL', 'DATA_DIR', 'CONFIG_FILE', 'SIGNING_KEY_FILE'];
 const SERVICES = [
-  { name: 'issuer', prefix: 'ISSUER_', main: 'apps/issuer/dist/main.js' },
-  { name: 'person-server', prefix: 'PERSON_SERVER_', main: 'apps/person-server/dist/main.js' },
+  { name: 'issuer', prefix: 'ISSUER_', main: 'apps/issuer/dist/bundle/main.mjs' },
+  { name: 'person-server', prefix: 'PERSON_SERVER_', main: 'apps/person-server/dist/bundle/main.mjs' },
 ];
 
 function log(message) {

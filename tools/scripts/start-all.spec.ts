@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const built = ['apps/issuer/dist/main.js', 'apps/person-server/dist/main.js'].every((main) => existsSync(join(root, main)));
+const built = ['apps/issuer/dist/bundle/main.mjs', 'apps/person-server/dist/bundle/main.mjs'].every((main) => existsSync(join(root, main)));
 if (!built) console.warn('skipping start-all tests: the services are not built; run `npx tsc -b tsconfig.build.json` first');
 const describeBuilt = built ? describe : describe.skip;
 /** Two service processes start and stop within seconds here but take many more on a loaded CI machine. */

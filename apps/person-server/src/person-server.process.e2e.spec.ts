@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtMain, demoConfigFile, runBuiltPersonServer } from './testing/run-person-server.js';
 
-/** Runs the built entry point; needs `npx tsc -b tsconfig.build.json` first (`npm test` builds before testing). */
+/** Runs the built entry point (the bundle, ADR 0078); needs `npm run build` first (`npm test` builds before testing). */
 const built = existsSync(builtMain);
-if (!built) console.warn(`skipping person-server process tests: ${builtMain} is missing; run \`npx tsc -b tsconfig.build.json\` first`);
+if (!built) console.warn(`skipping person-server process tests: ${builtMain} is missing; run \`npm run build\` first`);
 const describeBuilt = built ? describe : describe.skip;
 /** Starting and stopping a service process takes many seconds on a loaded CI machine; above the harness's 60 s kill. */
 const PROCESS_TEST_TIMEOUT_MS = 90_000;
@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
-describeBuilt('node apps/person-server/dist/main.js', () => {
+describeBuilt('node apps/person-server/dist/bundle/main.mjs', () => {
   it('exits non-zero naming a bad environment value', async () => {
     const result = await runBuiltPersonServer({ BASE_URL: 'http://localhost:4001/', DATA_DIR: join(workDir, 'data') });
     expect(result.code).toBe(1);

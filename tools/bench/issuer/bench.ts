@@ -1,6 +1,6 @@
 /**
  * Issuer benchmark (a script, not a test): `npm run bench:issuer`.
- * Starts the built issuer (`apps/issuer/dist/main.js`) on the embedded store in a temp DATA_DIR and drives
+ * Starts the built issuer (`apps/issuer/dist/bundle/main.mjs`, what `npm start` runs) on the embedded store in a temp DATA_DIR and drives
  * it with 32 concurrent clients over HTTP, each acting as a real agent would (private_key_jwt assertion,
  * DPoP proof, PKCE). Prints requests/s and p50/p99 latency for `POST /par`, for `refresh_token` with DPoP,
  * and Child Mission creations/s (PAR creation + redemption by the child actor, spec 4.1, DESIGN 2.4).
@@ -29,7 +29,7 @@ const issuer = `http://127.0.0.1:${port}`;
 const demoClient = (clientId: string): Promise<ClientKey> => loadDemoClient(root, clientId);
 
 function startIssuer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(root, 'apps/issuer/dist/main.js')], {
+  const child = spawn(process.execPath, [join(root, 'apps/issuer/dist/bundle/main.mjs')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), BASE_URL: issuer, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,7 @@
  * Person Server benchmark (a script, not a test): `npm run bench:person-server` (builds first), or
  * `node tools/bench/dist/person-server/bench.js [sections]`.
  *
- * Starts the built Person Server (`apps/person-server/dist/main.js`, what `npm start` runs) as a child
+ * Starts the built Person Server (`apps/person-server/dist/bundle/main.mjs`, what `npm start` runs) as a child
  * process on 127.0.0.1 with the embedded SQLite store in a fresh temp DATA_DIR and a generated
  * CONFIG_FILE (a person, an agent provider with inline JWKS, all keys generated for this run; rate
  * limits at the schema maxima so the bench is not throttled), creates one approved mission per owner
@@ -83,7 +83,7 @@ try {
       `sections ${selected.map((section) => section.name).join(', ')}`,
   );
   console.log(
-    `  PS = node apps/person-server/dist/main.js (pid ${server.pid}) at ${server.baseUrl}, embedded SQLite store in a fresh temp DATA_DIR, LOG_LEVEL ${process.env['BENCH_LOG_LEVEL'] ?? 'info'} to a file; ` +
+    `  PS = node apps/person-server/dist/bundle/main.mjs (pid ${server.pid}) at ${server.baseUrl}, embedded SQLite store in a fresh temp DATA_DIR, LOG_LEVEL ${process.env['BENCH_LOG_LEVEL'] ?? 'info'} to a file; ` +
       `the load generator (signing, HTTP/1.1 keep-alive) is this separate process on the same machine`,
   );
   console.log(

@@ -1,5 +1,5 @@
 /**
- * The real Person Server for a bench run: `node apps/person-server/dist/main.js` (what `npm start`
+ * The real Person Server for a bench run: `node apps/person-server/dist/bundle/main.mjs` (what `npm start`
  * runs) as a child process, so its event loop and CPU time are its own and not the load generator's.
  * Embedded SQLite store in a fresh temp DATA_DIR, a generated CONFIG_FILE in the same directory, a
  * random SECURITY_AUDIT_HMAC_KEY; its log (LOG_LEVEL, default `info` as `npm start`) goes to a file
@@ -78,7 +78,7 @@ export class PersonServerProcess {
     const logFile = join(dir, 'person-server.log');
     const log = openSync(logFile, 'a');
     const profile = options.profileDir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-    const child = spawn(process.execPath, [...profile, join(options.repositoryRoot, 'apps/person-server/dist/main.js')], {
+    const child = spawn(process.execPath, [...profile, join(options.repositoryRoot, 'apps/person-server/dist/bundle/main.mjs')], {
       cwd: options.repositoryRoot,
       env,
       stdio: ['ignore', log, log],

@@ -4,7 +4,7 @@
  *   npm run build && node tools/bench/dist/person-server/soak.js
  *   BENCH_NODE_OPTIONS=--max-old-space-size=160 BENCH_SOAK_SECONDS=180 node tools/bench/dist/person-server/soak.js
  *
- * Starts the real PS (`apps/person-server/dist/main.js`, child process, embedded store in a fresh temp DATA_DIR;
+ * Starts the real PS (`apps/person-server/dist/bundle/main.mjs`, child process, embedded store in a fresh temp DATA_DIR;
  * server, fixture and signed client of the bench in this folder) with BENCH_NODE_OPTIONS as its NODE_OPTIONS,
  * approves BENCH_MISSIONS (64) missions spread over BENCH_OWNERS (8) owner agents, then polls signed `status`
  * (spec 4.1; each one appends a `MissionStatusRead`) at BENCH_RATE (100) requests/s, open loop, with at most
@@ -60,7 +60,7 @@ let keepDir = process.env['BENCH_KEEP'] === '1';
 try {
   console.log(`Person Server soak: node ${process.version}, ${cpus().length} CPUs, load average ${load()} at the start, ${new Date().toISOString()}`);
   console.log(
-    `  PS = node apps/person-server/dist/main.js (pid ${pid}) with NODE_OPTIONS "${NODE_OPTIONS}" at ${server.baseUrl}, embedded SQLite store in ${server.dataDir}, LOG_LEVEL ${LOG_LEVEL} to ${server.logFile}`,
+    `  PS = node apps/person-server/dist/bundle/main.mjs (pid ${pid}) with NODE_OPTIONS "${NODE_OPTIONS}" at ${server.baseUrl}, embedded SQLite store in ${server.dataDir}, LOG_LEVEL ${LOG_LEVEL} to ${server.logFile}`,
   );
   console.log(`  rate limits raised to ${BENCH_RATE_LIMITS.per_caller_per_minute.toLocaleString('en')} per caller and minute (the bench's config)`);
   const missions: string[] = [];

@@ -6,7 +6,7 @@
  *   npm run build && node tools/bench/dist/person-server/terminate-history.js
  *   BENCH_TERMINATE_READS=1000000 BENCH_TERMINATE_SAMPLES=5 node tools/bench/dist/person-server/terminate-history.js
  *
- * The real Person Server (`apps/person-server/dist/main.js`, child process, embedded store) approves the missions
+ * The real Person Server (`apps/person-server/dist/bundle/main.mjs`, child process, embedded store) approves the missions
  * over HTTP; it is then stopped and the bench appends N `MissionStatusRead` events to each long mission straight
  * into its store — decided by the real `missionDecider` and hash-chained exactly as the server writes them (same
  * members, `sequence`, metadata, `prev_hash`), only without N HTTP requests. The server is started again on the same

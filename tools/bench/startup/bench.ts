@@ -6,7 +6,7 @@
  *
  * 1. Fills a fresh embedded store (temp DATA_DIR) with BENCH_EVENTS (1,000,000) events of the service's own event
  *    types and shapes (issuer-history.ts, person-server-history.ts), inserted straight into the store's tables (history.ts).
- * 2. Starts the built service (`apps/<service>/dist/main.js`, what `npm start` runs) on it as a child process —
+ * 2. Starts the built service (`apps/<service>/dist/bundle/main.mjs`, what `npm start` runs) on it as a child process —
  *    BENCH_STARTS times (2): the first start meets a history none of its consumers has seen (an upgrade, a restored
  *    backup), every later one is a restart of a service that ran on this store and stopped cleanly.
  * 3. Prints per start: ms to the `listening on` log line, ms to the first `/readyz` 200, ms until each readiness

@@ -95,4 +95,5 @@ async function probe(baseUrl: string, checks: Map<string, number>, since: () => 
   }
 }
 
-export const serviceMain = (root: string, service: string): string => join(root, `apps/${service}/dist/main.js`);
+/** What `npm start` runs: the service's bundle (ADR 0078). */
+export const serviceMain = (root: string, service: string): string => join(root, `apps/${service}/dist/bundle/main.mjs`);

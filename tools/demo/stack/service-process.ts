@@ -1,5 +1,5 @@
 /**
- * One service (`node apps/<name>/dist/main.js`, exactly what `npm start` runs) as a child process on a
+ * One service (`node apps/<name>/dist/bundle/main.mjs`, the bundle (ADR 0078), exactly what `npm start` runs) as a child process on a
  * port of its own, with a temporary DATA_DIR; resolved once it logged `listening on`. Its output is kept
  * (the tail is shown when it fails to start) and never printed.
  */

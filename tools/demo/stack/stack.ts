@@ -1,6 +1,6 @@
 /**
  * Both services on temporary data directories, as the demo and the SDK's end-to-end tests use them:
- * the built `main.js` of each (run `npm run build` first), the demo registries of `config/`, the Person
+ * the built bundle of each (`dist/bundle/main.mjs`, ADR 0078; run `npm run build` first), the demo registries of `config/`, the Person
  * Server's demo resource pointed at a local revocation endpoint.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,9 +65,9 @@ export class Stack {
       ...options.issuerEnv,
     };
     const [issuer, personServer] = await Promise.all([
-      ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/main.js'), cwd: repositoryRoot, env: issuerEnv }),
+      ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/bundle/main.mjs'), cwd: repositoryRoot, env: issuerEnv }),
       ServiceProcess.start({
-        name: 'person-server', main: join(repositoryRoot, 'apps/person-server/dist/main.js'), cwd: repositoryRoot,
+        name: 'person-server', main: join(repositoryRoot, 'apps/person-server/dist/bundle/main.mjs'), cwd: repositoryRoot,
         env: {
           PORT: String(psPort), BASE_URL: personServerUrl, DATA_DIR: join(dataDir, 'person-server'), CONFIG_FILE: psConfigFile,
           ...(management ? { MANAGEMENT_PORT: String(management.personServer) } : {}),
@@ -87,7 +87,7 @@ export class Stack {
   /** Starts the issuer again on the same port and data directory. */
   async restartIssuer(): Promise<void> {
     if (this.issuer !== undefined) return;
-    this.issuer = await ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/main.js'), cwd: repositoryRoot, env: this.issuerEnv });
+    this.issuer = await ServiceProcess.start({ name: 'issuer', main: join(repositoryRoot, 'apps/issuer/dist/bundle/main.mjs'), cwd: repositoryRoot, env: this.issuerEnv });
   }
 
   async stop(): Promise<void> {

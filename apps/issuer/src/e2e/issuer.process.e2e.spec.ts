@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { builtMain, demoConfigFile, runBuiltIssuer } from '../testing/run-issuer.js';
 
 /**
- * These run the built entry point as operators do (`node apps/issuer/dist/main.js`), so they need
- * `npx tsc -b tsconfig.build.json` first; `npm test` builds before testing.
+ * These run the built entry point as operators do (`node apps/issuer/dist/bundle/main.mjs`, ADR 0078), so they need
+ * `npm run build` first; `npm test` builds before testing.
  */
 const built = existsSync(builtMain);
-if (!built) console.warn(`skipping issuer process tests: ${builtMain} is missing; run \`npx tsc -b tsconfig.build.json\` first`);
+if (!built) console.warn(`skipping issuer process tests: ${builtMain} is missing; run \`npm run build\` first`);
 const describeBuilt = built ? describe : describe.skip;
 /** Starting and stopping a service process takes many seconds on a loaded CI machine; above the harness's 60 s kill. */
 const PROCESS_TEST_TIMEOUT_MS = 90_000;
@@ -30,7 +30,7 @@ function configWith(edit: (config: { clients: Record<string, unknown>[] } & Reco
 const firstKey = (config: { clients: Record<string, unknown>[] }): Record<string, unknown> =>
   (config.clients[0]!['jwks'] as { keys: Record<string, unknown>[] }).keys[0]!;
 
-describeBuilt('node apps/issuer/dist/main.js', () => {
+describeBuilt('node apps/issuer/dist/bundle/main.mjs', () => {
   it('exits non-zero naming a bad environment value', async () => {
     const result = await runBuiltIssuer({ PORT: 'abc', DATA_DIR: join(workDir, 'data') });
     expect(result.code).toBe(1);

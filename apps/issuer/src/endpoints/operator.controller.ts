@@ -3,7 +3,7 @@ import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import type { FastifyReply as Response } from 'fastify';
 import { sendStaticFile, type StaticAsset } from '@mission/platform';
 
-/** `apps/issuer/operator/`: two folders up from both `src/endpoints/` and `dist/endpoints/`. */
+/** `apps/issuer/operator/`: two folders up from `src/endpoints/`, `dist/endpoints/` and the bundle's `dist/bundle/` (ADR 0078). */
 const OPERATOR_DIR = fileURLToPath(new URL('../../operator/', import.meta.url));
 
 /** The view's files: the page and stylesheet as written, the script as `npm run build` bundles it (ADR 0042). */

@@ -9,7 +9,7 @@ import { builtMain, runBuiltPersonServer } from '../testing/run-person-server.js
  * ADR 0050, as operators run it: the built entry point with OTEL_EXPORTER_OTLP_ENDPOINT exports the request's span
  * over OTLP/HTTP — made by the HTTP instrumentation, which main.ts lets patch `node:http` by starting tracing before
  * the service's modules load — as a child of the caller's `traceparent`, and flushes it on SIGTERM.
- * Needs `npx tsc -b tsconfig.build.json` first (`npm test` builds before testing).
+ * Needs `npm run build` first (the bundle, ADR 0078: the OpenTelemetry SDK is loaded with `createRequire` at run time) (`npm test` builds before testing).
  */
 const built = existsSync(builtMain);
 if (!built) console.warn(`skipping OTLP export test: ${builtMain} is missing`);

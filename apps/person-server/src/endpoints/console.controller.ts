@@ -3,7 +3,7 @@ import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import type { FastifyReply as Response } from 'fastify';
 import { sendStaticFile, type StaticAsset } from '@mission/platform';
 
-/** `apps/person-server/console/`: two folders up from both `src/endpoints/` and `dist/endpoints/`. */
+/** `apps/person-server/console/`: two folders up from `src/endpoints/`, `dist/endpoints/` and the bundle's `dist/bundle/` (ADR 0078). */
 const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url));
 
 /** The console's files: the page and its stylesheet as written, the script as `npm run build` bundles it (ADR 0040). */

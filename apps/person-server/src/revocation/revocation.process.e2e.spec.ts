@@ -12,9 +12,9 @@ import { FakeResource } from '../testing/fake-resource.js';
 import { configWithResource, resourceToken } from '../testing/resource-tokens.js';
 import { builtMain, runBuiltPersonServer, testBaseUrl } from '../testing/run-person-server.js';
 
-/** Runs the built entry point; needs `npx tsc -b tsconfig.build.json` first (`npm test` builds before testing). */
+/** Runs the built entry point (the bundle, ADR 0078); needs `npm run build` first (`npm test` builds before testing). */
 const built = existsSync(builtMain);
-if (!built) console.warn(`skipping revocation process tests: ${builtMain} is missing; run \`npx tsc -b tsconfig.build.json\` first`);
+if (!built) console.warn(`skipping revocation process tests: ${builtMain} is missing; run \`npm run build\` first`);
 const describeBuilt = built ? describe : describe.skip;
 
 const TOKENS = 5;
@@ -35,7 +35,7 @@ interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Starts `node apps/person-server/dist/main.js` and resolves once it logged `listening on`. */
+/** Starts `node apps/person-server/dist/bundle/main.mjs` and resolves once it logged `listening on`. */
 function startChild(env: Record<string, string>): Promise<Child> {
   return new Promise((resolve, reject) => {
     const exited = runBuiltPersonServer(env, (pid) => resolve({ pid, exited }), 90_000);

@@ -43,16 +43,16 @@ export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs `node <main>` from `cwd`; `whenListening` is called once the service logged its `listening on`
- * line (e.g. to send it a signal). Killed after `timeoutMs` so a hung child fails the test; the default is generous
- * because a loaded CI machine takes many seconds to start and stop a service process (a test that calls this needs a
- * jest timeout above it).
+ * Runs `node <main>` from `cwd`; `whenListening` is called with its pid and the port it listens on once the service
+ * logged its `listening on` line (e.g. to send it requests, then a signal). Killed after `timeoutMs` so a hung child
+ * fails the test; the default is generous because a loaded CI machine takes many seconds to start and stop a service
+ * process (a test that calls this needs a jest timeout above it).
  */
 export function runBuiltService(
   main: string,
   cwd: string,
   env: Record<string, string>,
-  whenListening?: (pid: number) => void,
+  whenListening?: (pid: number, port: number) => void,
   timeoutMs = 60_000,
 ): Promise<ProcessResult> {
   return new Promise((resolvePromise, reject) => {
@@ -63,9 +63,11 @@ export function runBuiltService(
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      if (!announced && whenListening && stdout.includes('"msg":"listening on ')) {
+      // A whole line (one ending in a newline), so that the port can be read from it.
+      const listening = announced || !whenListening ? undefined : stdout.split('\n').slice(0, -1).find((line) => line.includes('"msg":"listening on '));
+      if (listening !== undefined) {
         announced = true;
-        whenListening(child.pid!);
+        whenListening!(child.pid!, (JSON.parse(listening) as { port: number }).port);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
