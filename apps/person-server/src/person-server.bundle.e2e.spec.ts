@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningService } from '@mission/platform';
+import { whileServing } from '@mission/platform/testing';
 import { newAgent, PsClient } from './testing/ps-http.spec-helper.js';
-import { builtMain, compiledMain, demoConfigFile, runBuiltPersonServer, testBaseUrl } from './testing/run-person-server.js';
+import { builtMain, compiledMain, demoConfigFile, repositoryRoot, testBaseUrl } from './testing/run-person-server.js';
 
 /**
  * ADR 0078: `npm start`, the image and the manifests run the Person Server bundled into one file. Here the bundle
@@ -21,22 +22,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** Runs `main`, calls `whileRunning` with its URL once it listens, then stops it with SIGTERM; resolves with the exit. */
-async function whileServing(main: string, whileRunning: (listenUrl: string) => Promise<void>) {
-  let failure: unknown;
-  const result = await runBuiltPersonServer(
-    { PORT: '0', BASE_URL: testBaseUrl, DATA_DIR: join(workDir, 'data'), CONFIG_FILE: demoConfigFile },
-    (pid, port) => {
-      whileRunning(`http://127.0.0.1:${port}`)
-        .catch((error: unknown) => (failure = error))
-        .finally(() => process.kill(pid, 'SIGTERM'));
-    },
-    60_000,
-    main,
-  );
-  if (failure !== undefined) throw failure;
-  return result;
-}
+/** Runs `main` on a fresh DATA_DIR with the demo registry, calls `whileRunning` once it listens, then stops it. */
+const serving = (main: string, whileRunning: (listenUrl: string) => Promise<void>) =>
+  whileServing(main, repositoryRoot, { PORT: '0', BASE_URL: testBaseUrl, DATA_DIR: join(workDir, 'data'), CONFIG_FILE: demoConfigFile }, whileRunning);
 
 /** A mission approved by its person, then its status read with a signed request of its agent. */
 async function signedStatusFlow(listenUrl: string): Promise<void> {
@@ -50,7 +38,7 @@ async function signedStatusFlow(listenUrl: string): Promise<void> {
 
 describeBuilt('node apps/person-server/dist/bundle/main.mjs (ADR 0078)', () => {
   it('serves a signed mission flow, the console and the API docs, and stops with exit 0', async () => {
-    const result = await whileServing(builtMain, async (listenUrl) => {
+    const result = await serving(builtMain, async (listenUrl) => {
       await signedStatusFlow(listenUrl);
       const page = await fetch(`${listenUrl}/console`);
       expect(page.status).toBe(200);
@@ -71,7 +59,7 @@ describeBuilt('node apps/person-server/dist/bundle/main.mjs (ADR 0078)', () => {
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('leaves the compiled entry (dist/main.js) runnable: it serves the same flow', async () => {
-    const result = await whileServing(compiledMain, signedStatusFlow);
+    const result = await serving(compiledMain, signedStatusFlow);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   }, PROCESS_TEST_TIMEOUT_MS);

@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEsdbRig, collect, type EsdbRig } from '@mission/event-store/testing';
+import { collect, openEsdbRig, type EsdbRig } from '@mission/event-store/testing';
 import { obtainRootMission } from '../testing/mission-flows.js';
-import { builtMain, compiledMain, demoConfigFile, runBuiltIssuer, testBaseUrl } from '../testing/run-issuer.js';
+import { whileServing } from '@mission/platform/testing';
+import { builtMain, compiledMain, demoConfigFile, repositoryRoot, testBaseUrl } from '../testing/run-issuer.js';
 
 /**
  * ADR 0078: `npm start`, the image and the manifests run the issuer bundled into one file. What a bundle can get wrong
@@ -24,22 +25,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** Runs `main`, calls `whileRunning` with its URL once it listens, then stops it with SIGTERM; resolves with the exit. */
-async function whileServing(main: string, env: Record<string, string>, whileRunning: (listenUrl: string) => Promise<void>) {
-  let failure: unknown;
-  const result = await runBuiltIssuer(
-    { PORT: '0', BASE_URL: testBaseUrl, DATA_DIR: join(workDir, 'data'), CONFIG_FILE: demoConfigFile, ...env },
-    (pid, port) => {
-      whileRunning(`http://127.0.0.1:${port}`)
-        .catch((error: unknown) => (failure = error))
-        .finally(() => process.kill(pid, 'SIGTERM'));
-    },
-    60_000,
-    main,
-  );
-  if (failure !== undefined) throw failure;
-  return result;
-}
+/** Runs `main` on a fresh DATA_DIR with the demo registry, calls `whileRunning` once it listens, then stops it. */
+const serving = (main: string, env: Record<string, string>, whileRunning: (listenUrl: string) => Promise<void>) =>
+  whileServing(main, repositoryRoot, { PORT: '0', BASE_URL: testBaseUrl, DATA_DIR: join(workDir, 'data'), CONFIG_FILE: demoConfigFile, ...env }, whileRunning);
 
 async function ready(listenUrl: string): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -51,7 +39,7 @@ async function ready(listenUrl: string): Promise<void> {
 
 describeBuilt('node apps/issuer/dist/bundle/main.mjs (ADR 0078)', () => {
   it('serves a root mission flow, the operator view and the API docs on the embedded store, and stops with exit 0', async () => {
-    const result = await whileServing(builtMain, {}, async (listenUrl) => {
+    const result = await serving(builtMain, {}, async (listenUrl) => {
       await ready(listenUrl);
       const mission = await obtainRootMission(listenUrl, { details: DETAILS });
       expect(mission.tokens.mission_id).toEqual(expect.any(String));
@@ -86,7 +74,7 @@ describeBuilt('node apps/issuer/dist/bundle/main.mjs (ADR 0078)', () => {
     afterEach(() => rig.dispose());
 
     it('loads the adapter the bundle carries and writes a mission flow through it', async () => {
-      const result = await whileServing(builtMain, { EVENTSTORE_CONNECTION_STRING: rig.standIn.connectionString }, async (listenUrl) => {
+      const result = await serving(builtMain, { EVENTSTORE_CONNECTION_STRING: rig.standIn.connectionString }, async (listenUrl) => {
         await ready(listenUrl);
         await obtainRootMission(listenUrl, { details: DETAILS });
       });
@@ -99,7 +87,7 @@ describeBuilt('node apps/issuer/dist/bundle/main.mjs (ADR 0078)', () => {
   });
 
   it('leaves the compiled entry (dist/main.js) runnable: it serves the same flow', async () => {
-    const result = await whileServing(compiledMain, {}, async (listenUrl) => {
+    const result = await serving(compiledMain, {}, async (listenUrl) => {
       await ready(listenUrl);
       await obtainRootMission(listenUrl, { details: DETAILS });
     });

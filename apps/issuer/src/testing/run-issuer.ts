@@ -17,7 +17,7 @@ export function startIssuer(dataDir: string, env: Record<string, string> = {}): 
   return startServiceForTest(issuerService, { dataDir, baseUrl: testBaseUrl, configFile: demoConfigFile, env });
 }
 
-/** Runs `node apps/issuer/dist/bundle/main.mjs` as operators do (or `main`, e.g. the compiled entry). */
-export function runBuiltIssuer(env: Record<string, string>, whenListening?: (pid: number, port: number) => void, timeoutMs?: number, main = builtMain): Promise<ProcessResult> {
-  return runBuiltService(main, repositoryRoot, env, whenListening, timeoutMs);
+/** Runs `node apps/issuer/dist/bundle/main.mjs` as operators do. */
+export function runBuiltIssuer(env: Record<string, string>, whenListening?: (pid: number, port: number) => void, timeoutMs?: number): Promise<ProcessResult> {
+  return runBuiltService(builtMain, repositoryRoot, env, whenListening, timeoutMs);
 }

@@ -78,3 +78,30 @@ export function runBuiltService(
     });
   });
 }
+
+/**
+ * Runs `node <main>` as `runBuiltService` does, calls `whileRunning` with its URL (127.0.0.1 and the port it listens
+ * on) once it listens, then stops it with SIGTERM; resolves with how it exited, or rejects with `whileRunning`'s error.
+ */
+export async function whileServing(
+  main: string,
+  cwd: string,
+  env: Record<string, string>,
+  whileRunning: (listenUrl: string) => Promise<void>,
+  timeoutMs = 60_000,
+): Promise<ProcessResult> {
+  let failure: unknown;
+  const result = await runBuiltService(
+    main,
+    cwd,
+    env,
+    (pid, port) => {
+      whileRunning(`http://127.0.0.1:${port}`)
+        .catch((error: unknown) => (failure = error))
+        .finally(() => process.kill(pid, 'SIGTERM'));
+    },
+    timeoutMs,
+  );
+  if (failure !== undefined) throw failure;
+  return result;
+}
