@@ -56,6 +56,8 @@ describeBuilt('node apps/person-server/dist/bundle/main.mjs (ADR 0078)', () => {
     // and logged at debug, so none of it reaches the default info log.
     expect(result.stdout).not.toContain('dependencies initialized');
     expect(result.stdout).not.toContain('"context":"_');
+    // The WAL checkpoint worker (ADR 0071) started from the bundle: it loads its driver by path at run time.
+    expect(result.stdout).not.toContain('SQLite checkpoints the WAL itself again');
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('leaves the compiled entry (dist/main.js) runnable: it serves the same flow', async () => {
