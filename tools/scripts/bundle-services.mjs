@@ -52,8 +52,8 @@ const CLASS_NAME_CALL = /static \{\n\s*__name\(this, "/g;
  * bundle had the lower median in 5 of 6 comparisons with the compiled entry). Classes are named once, when defined,
  * and their names are what logs, errors and Nest's messages show (tsc's `let X = class X` makes esbuild rename the
  * inner `X` to `X2`). So the class calls get a helper of the same length (`__klas`: the source map's columns stay
- * exact), and `__name` becomes the identity. A function's `name` may then differ from the compiled entry's (empty for a named arrow function, `f2`
- * for a renamed one); nothing here reads it.
+ * exact), and `__name` becomes the identity. A function's `name` may then differ from the compiled entry's (empty
+ * for a named arrow function, `f2` for a renamed one); nothing here reads it.
  */
 export function keepClassNamesOnly(text, file) {
   const classCalls = text.match(/__name\(this, "/g)?.length ?? 0;
