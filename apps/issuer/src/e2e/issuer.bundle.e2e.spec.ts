@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect, openEsdbRig, type EsdbRig } from '@mission/event-store/testing';
-import { obtainRootMission } from '../testing/mission-flows.js';
 import { whileServing } from '@mission/platform/testing';
+import { obtainRootMission } from '../testing/mission-flows.js';
 import { builtMain, compiledMain, demoConfigFile, repositoryRoot, testBaseUrl } from '../testing/run-issuer.js';
 
 /**

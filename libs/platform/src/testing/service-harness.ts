@@ -98,7 +98,14 @@ export async function whileServing(
     (pid, port) => {
       whileRunning(`http://127.0.0.1:${port}`)
         .catch((error: unknown) => (failure = error))
-        .finally(() => process.kill(pid, 'SIGTERM'));
+        .finally(() => {
+          // The service may have exited on its own meanwhile (the test then fails on its exit, not on this kill).
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        });
     },
     timeoutMs,
   );
