@@ -112,3 +112,17 @@ export async function whileServing(
   if (failure !== undefined) throw failure;
   return result;
 }
+
+/**
+ * What a bundled service's stdout shows that it should not (ADR 0078), one entry per finding; none on a good start.
+ * - Nest's start-up chatter is recognised by its classes' names and logged at debug: at the default info level it
+ *   appears only when the bundle lost those names (`InstanceLoader` became `_InstanceLoader`).
+ * - The WAL checkpoint worker (ADR 0071) loads its driver by path at run time: a worker that could not start is logged.
+ */
+export function bundledStartProblems(stdout: string): string[] {
+  const problems: string[] = [];
+  if (stdout.includes('dependencies initialized')) problems.push('Nest start-up chatter at info (class names lost in the bundle)');
+  if (stdout.includes('"context":"_')) problems.push('a Nest log context renamed by the bundle');
+  if (stdout.includes('SQLite checkpoints the WAL itself again')) problems.push('the WAL checkpoint worker did not start');
+  return problems;
+}
