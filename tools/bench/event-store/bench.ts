@@ -3,7 +3,9 @@
  * Prints, for the embedded adapter on this machine: acknowledged single-event appends/s with 1 and
  * with 64 concurrent writers (durable: synchronous=FULL), CPU and wall time per replay-record append with WAL
  * checkpoints in the worker and by SQLite (ADR 0071), full-read events/s from position 0, peak RSS.
- * Options: BENCH_READ_EVENTS (default 1000000), BENCH_APPENDS (default 20000), BENCH_DIR.
+ * Also: the first whole read of each of many small streams (no head cached), as a cascade reads each descendant.
+ * Options: BENCH_READ_EVENTS (default 1000000), BENCH_APPENDS (default 20000), BENCH_FIRST_READS (default 10000),
+ * BENCH_ONLY_FIRST_READS=1 (that part alone), BENCH_DIR.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { EmbeddedEventStore, type EventStore } from '@mission/event-store';
 
 const readEvents = Number(process.env['BENCH_READ_EVENTS'] ?? 1_000_000);
 const appends = Number(process.env['BENCH_APPENDS'] ?? 20_000);
+const firstReads = Number(process.env['BENCH_FIRST_READS'] ?? 10_000);
 const payload = { mission_id: 'msn_0123456789abcdefghijkl', state: 'active', reason: 'benchmark', version: 1 };
 
 async function appendWithWriters(store: EventStore, writers: number, total: number, label: string): Promise<void> {
@@ -79,6 +82,38 @@ async function replayRecordAppends(total: number): Promise<void> {
   }
 }
 
+/**
+ * The first whole read of each of `count` streams of one event (a mission created and never read since), in a store
+ * opened anew so that no stream's head is cached: CPU per read, five rounds of fresh stores (the median is printed).
+ */
+async function firstWholeReads(count: number): Promise<void> {
+  const perRead: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const readsDir = mkdtempSync(join(tmpdir(), 'bench-first-reads-'));
+    const writer = await EmbeddedEventStore.open({ dataDir: readsDir });
+    for (let start = 0; start < count; start += 500) {
+      await writer.appendToStreams(Array.from({ length: Math.min(500, count - start) }, (_, n) => ({ streamName: `mission-r${start + n}`, events: [{ type: 'MissionCreated', data: payload }] })));
+    }
+    await writer.close();
+    const store = await EmbeddedEventStore.open({ dataDir: readsDir });
+    const cpu = process.cpuUsage();
+    let events = 0;
+    for (let n = 0; n < count; n++) for await (const event of store.readStream(`mission-r${n}`)) if (event.type) events++;
+    const used = process.cpuUsage(cpu);
+    if (events !== count) throw new Error(`read ${events} events of ${count}`);
+    perRead.push((used.user + used.system) / count);
+    await store.close();
+    rmSync(readsDir, { recursive: true, force: true });
+  }
+  const sorted = [...perRead].sort((a, b) => a - b);
+  console.log(`first whole read of a one-event stream (${count.toLocaleString('en')} streams, no head cached): median ${sorted[2]!.toFixed(1)} µs CPU per read (rounds ${perRead.map((us) => us.toFixed(1)).join(', ')})`);
+}
+
+if (process.env['BENCH_ONLY_FIRST_READS'] === '1') {
+  await firstWholeReads(firstReads);
+  process.exit(0);
+}
+
 const dir = process.env['BENCH_DIR'] ?? mkdtempSync(join(tmpdir(), 'bench-event-store-'));
 try {
   console.log(`embedded event store benchmark, node ${process.version}, data in ${dir}`);
@@ -86,6 +121,7 @@ try {
   await appendWithWriters(store, 1, Math.min(appends, 10_000), 'single');
   await appendWithWriters(store, 64, appends, 'many');
   await replayRecordAppends(appends);
+  await firstWholeReads(firstReads);
   const already = (await store.headPosition())?.commit ?? 0n;
   await fill(store, Math.max(0, readEvents - Number(already)));
   await store.close();

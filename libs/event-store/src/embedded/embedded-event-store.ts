@@ -13,14 +13,15 @@ import { RECENT_EVENTS_CAPACITY, type EmbeddedEventStoreOptions } from './embedd
 import { AppendSignal } from './append-signal.js';
 import { pagedIterable } from './paged-iterable.js';
 import { RecentEvents, type RecentRow } from './recent-events.js';
-import { EventQueries, PAGE_SIZE, readLimit, startRevision, toRecordedEvent } from './event-queries.js';
+import { EventQueries, PAGE_SIZE, readLimit, toRecordedEvent } from './event-queries.js';
+import { committedHead, streamPages, type StreamSource } from './stream-pages.js';
 import { ErasureCheckpoint } from './erasure-checkpoint.js';
 import { WalSync, walFileSync } from './wal-sync.js';
 import { EventWrites } from './event-writes.js';
 import { followStore } from './follow-store.js';
 import { PendingStreams } from './pending-streams.js';
 export type { EmbeddedEventStoreOptions } from './embedded-options.js';
-import { StreamHeads, type StreamHead } from './stream-heads.js';
+import { StreamHeads } from './stream-heads.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 
@@ -66,6 +67,8 @@ export class EmbeddedEventStore implements EventStore {
   private readonly sqlWrites: EventWrites;
   private readonly pending = new PendingStreams();
   private readonly heads = new StreamHeads();
+  /** What stream reads ask (stream-pages.ts). */
+  private readonly streamSource: StreamSource;
 
   private constructor(
     private readonly db: Database.Database,
@@ -79,6 +82,7 @@ export class EmbeddedEventStore implements EventStore {
     this.walSync = new WalSync(walFile?.sync ?? (() => Promise.resolve()));
     this.queries = new EventQueries(db);
     this.sqlWrites = new EventWrites(this.queries);
+    this.streamSource = { queries: this.queries, heads: this.heads };
     const head = (db.prepare('SELECT max(position) AS position FROM events').get() as { position: bigint | null }).position;
     this.recent = new RecentEvents(head ?? 0n, recentEventsCapacity);
     this.erasure = new ErasureCheckpoint(db);
@@ -163,23 +167,7 @@ export class EmbeddedEventStore implements EventStore {
     return pagedIterable(() => {
       this.assertOpen();
       assertStreamName(streamName);
-      const backwards = options.direction === 'backwards';
-      let remaining = readLimit(options.maxCount);
-      const stream = this.streamHead(streamName);
-      if (stream?.tombstone) throw new StreamDeletedError(streamName);
-      let from = stream ? startRevision(options.fromRevision, backwards, stream.revision) : undefined;
-      // What was committed when the read began (pagedIterable): a read from past the end asks SQLite nothing.
-      if (!backwards && stream && from !== undefined && from > stream.revision) from = undefined;
-      return () => {
-        if (from === undefined || from < 0n || remaining === 0) return undefined;
-        const limit = Math.min(PAGE_SIZE, remaining);
-        const rows = this.queries.streamPage(streamName, from, backwards, limit);
-        remaining -= rows.length;
-        const last = rows[rows.length - 1];
-        // A short page is the end of the stream: no second query to find that out (most streams fit one page).
-        from = last === undefined || rows.length < limit ? undefined : backwards ? last[2] - 1n : last[2] + 1n;
-        return rows;
-      };
+      return streamPages(this.streamSource, streamName, options);
     }, toRecordedEvent, () => this.durableStream(streamName));
   }
 
@@ -187,7 +175,7 @@ export class EmbeddedEventStore implements EventStore {
     this.assertOpen();
     assertStreamName(streamName);
     await this.durableStream(streamName);
-    const stream = this.streamHead(streamName);
+    const stream = committedHead(this.streamSource, streamName);
     if (stream?.tombstone) throw new StreamDeletedError(streamName);
     return stream ? stream.revision : 'no_stream';
   }
@@ -295,19 +283,6 @@ export class EmbeddedEventStore implements EventStore {
     const { result, rows } = this.sqlWrites.insert(streamName, events, expected);
     for (const row of rows) this.uncommitted.push(row);
     return result;
-  }
-
-  /**
-   * The stream's committed head, from the cache of recently read heads or else from SQLite (then remembered). An
-   * absent stream is not remembered: such a read is nearly always the one before a stream's creation (a PAR request,
-   * a new grant), and hundreds of those a second would push out the heads of the grants and missions read again.
-   */
-  private streamHead(streamName: string): StreamHead {
-    const known = this.heads.get(streamName);
-    if (known !== undefined) return known;
-    const row = this.queries.streamRow(streamName) ?? null;
-    if (row !== null) this.heads.learn(streamName, row);
-    return row;
   }
 
   /** Until everything committed so far is on disk (ADR 0026): no read observes what a power loss could take back. */

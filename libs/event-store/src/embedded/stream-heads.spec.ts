@@ -69,6 +69,60 @@ describe('embedded store: cached stream heads (issue 15)', () => {
     expect(learn).toHaveBeenCalledTimes(1);
   });
 
+  it('a whole read of a stream whose head is not cached asks for no head, and learns it from the last page', async () => {
+    await store.appendToStream('mission-a', [event(0), event(1)]);
+    await store.close();
+    store = await EmbeddedEventStore.open({ dataDir }); // nothing cached
+    const streamRow = jest.spyOn(EventQueries.prototype, 'streamRow');
+    const streamPage = jest.spyOn(EventQueries.prototype, 'streamPage');
+    expect((await read(store, 'mission-a')).map((recorded) => recorded.data)).toEqual([{ n: 0 }, { n: 1 }]);
+    expect(streamRow).not.toHaveBeenCalled();
+    expect(streamPage).toHaveBeenCalledTimes(1);
+    // The head was learnt: a read from past the end and the revision ask SQLite nothing.
+    expect(await read(store, 'mission-a', 2n)).toEqual([]);
+    expect(await store.streamRevision('mission-a')).toBe(1n);
+    expect(streamRow).not.toHaveBeenCalled();
+    expect(streamPage).toHaveBeenCalledTimes(1);
+  });
+
+  it('a whole read of a tombstoned stream whose head is not cached is refused, with maxCount 0 too', async () => {
+    await store.appendToStream('grant-t', [event(0)]);
+    await store.tombstoneStream('grant-t');
+    await store.close();
+    store = await EmbeddedEventStore.open({ dataDir });
+    await expect(read(store, 'grant-t')).rejects.toBeInstanceOf(StreamDeletedError);
+    const zero = store.readStream('grant-t', { maxCount: 0 })[Symbol.asyncIterator]();
+    await expect(zero.next()).rejects.toBeInstanceOf(StreamDeletedError);
+    await expect(store.streamRevision('grant-t')).rejects.toBeInstanceOf(StreamDeletedError);
+  });
+
+  it('a whole read cut short by maxCount never takes its last row for the head (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 8 }), async (length, maxCount, from) => {
+        const stream = `mission-p${length}x${maxCount}x${from}`;
+        if (length > 0) await store.appendToStream(stream, Array.from({ length }, (_, n) => event(n)));
+        const cut: RecordedEvent[] = [];
+        for await (const recorded of store.readStream(stream, { maxCount })) cut.push(recorded);
+        expect(cut.map((recorded) => recorded.data)).toEqual(Array.from({ length: Math.min(length, maxCount) }, (_, n) => ({ n })));
+        expect((await read(store, stream, BigInt(from))).map((recorded) => recorded.data)).toEqual(Array.from({ length: Math.max(0, length - from) }, (_, n) => ({ n: from + n })));
+        expect(await store.streamRevision(stream)).toBe(length === 0 ? 'no_stream' : BigInt(length - 1));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a stream of more than a page, read whole with a maxCount ending on a full page, keeps its head unknown', async () => {
+    await store.appendToStream('mission-long', Array.from({ length: 2_500 }, (_, n) => event(n)));
+    await store.close();
+    store = await EmbeddedEventStore.open({ dataDir });
+    let count = 0;
+    for await (const recorded of store.readStream('mission-long', { maxCount: 2_100 })) count += recorded.revision >= 0n ? 1 : 0;
+    expect(count).toBe(2_100);
+    expect((await read(store, 'mission-long', 2_100n)).length).toBe(400);
+    expect(await store.streamRevision('mission-long')).toBe(2_499n);
+    expect((await read(store, 'mission-long')).length).toBe(2_500);
+  });
+
   it('a cached stream that is tombstoned is refused on the next read', async () => {
     await store.appendToStream('grant-a', [event(0)]);
     expect(await read(store, 'grant-a')).toHaveLength(1);
