@@ -2,20 +2,25 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StreamDeletedError } from '../port/errors.js';
-import type { ReadStreamOptions } from '../port/event-store.js';
+import { StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
+import type { ExpectedRevision, ReadStreamOptions } from '../port/event-store.js';
 import { EmbeddedEventStore } from './embedded-event-store.js';
 
 /**
- * Stream reads against a model (ADR 0079, stream-heads.ts): whatever the cache of heads holds — learnt from a head
- * query, from the last page of a whole read, or nothing after a reopen — every read, revision and append sees exactly
- * the commits made before it: appends, tombstones (refused for good) and expiries (the name free again).
+ * Stream reads and writes against a model (ADR 0079, stream-heads.ts): whatever the cache of heads holds — learnt from
+ * a head query, from the last page of a whole read, or nothing after a reopen — every read, revision and append sees
+ * exactly the commits made before it: appends (each with an expected revision: replay records rest on `no_stream`),
+ * tombstones (refused for good) and expiries (the name free again).
  */
 const NAMES = ['mission-a', 'grant-b'] as const;
 type Name = (typeof NAMES)[number];
 
+/** An expected revision as the model states it: exact ones relative to the stream's head when the append runs. */
+type Expectation = 'any' | 'no_stream' | 'stream_exists' | 'head' | 'behind' | 'ahead';
+
 type Operation =
-  | { readonly kind: 'append'; readonly name: Name; readonly count: number }
+  | { readonly kind: 'append'; readonly name: Name; readonly count: number; readonly expect: Expectation }
+  | { readonly kind: 'appendBoth'; readonly count: number; readonly expect: readonly [Expectation, Expectation] }
   | { readonly kind: 'tombstone'; readonly name: Name }
   | { readonly kind: 'expire'; readonly name: Name }
   | { readonly kind: 'read'; readonly name: Name; readonly options: ReadStreamOptions }
@@ -28,22 +33,50 @@ const readOptions: fc.Arbitrary<ReadStreamOptions> = fc.oneof(
   fc.constant({ fromRevision: 'start' as const }),
   fc.constant({ fromRevision: 'end' as const }),
   fc.integer({ min: 0, max: 6 }).map((from) => ({ fromRevision: BigInt(from) })),
+  // Reads cut short by maxCount twice as often: a head must never be learnt from them.
+  fc.integer({ min: 1, max: 5 }).map((maxCount) => ({ maxCount })),
   fc.integer({ min: 0, max: 5 }).map((maxCount) => ({ maxCount })),
   fc.integer({ min: 1, max: 3 }).map((maxCount) => ({ direction: 'backwards' as const, maxCount })),
   fc.constant({ direction: 'backwards' as const }),
 );
+const expectation = fc.constantFrom<Expectation>('any', 'no_stream', 'stream_exists', 'head', 'behind', 'ahead');
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('append' as const), name, count: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('append' as const), name, count: fc.integer({ min: 1, max: 3 }), expect: expectation }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('appendBoth' as const), count: fc.integer({ min: 1, max: 2 }), expect: fc.tuple(expectation, expectation) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tombstone' as const), name }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire' as const), name }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('read' as const), name, options: readOptions }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('revision' as const), name }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'reopen' as const }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('read' as const), name, options: readOptions }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('revision' as const), name }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'reopen' as const }) },
 );
 
 interface ModelStream {
   numbers: number[];
   tombstoned: boolean;
+}
+
+/** The expected revision an expectation names for the stream as the model has it now. */
+function expectedRevision(stream: ModelStream, expect: Expectation): ExpectedRevision {
+  const head = BigInt(stream.numbers.length - 1);
+  switch (expect) {
+    case 'head':
+      return stream.numbers.length === 0 ? 'no_stream' : head;
+    case 'behind':
+      return stream.numbers.length < 2 ? 0n : head - 1n;
+    case 'ahead':
+      return head + 1n;
+    default:
+      return expect;
+  }
+}
+
+/** The model's verdict on an append: accepted, or the error class the store must refuse it with. */
+function verdict(stream: ModelStream, expected: ExpectedRevision): 'ok' | typeof StreamDeletedError | typeof WrongExpectedRevisionError {
+  if (stream.tombstoned) return StreamDeletedError;
+  const current = stream.numbers.length === 0 ? 'no_stream' : BigInt(stream.numbers.length - 1);
+  const matches =
+    expected === 'any' || (expected === 'no_stream' && current === 'no_stream') || (expected === 'stream_exists' && current !== 'no_stream') || expected === current;
+  return matches ? 'ok' : WrongExpectedRevisionError;
 }
 
 /** What a read returns in the model: the event numbers, in read order. */
@@ -73,12 +106,34 @@ describe('embedded store: stream reads against a model, with and without cached 
               store = await EmbeddedEventStore.open({ dataDir });
               continue;
             }
+            if (op.kind === 'appendBoth') {
+              // One call, one transaction; each stream is decided on its own (a refusal leaves the other written).
+              const appends = NAMES.map((each, index) => {
+                const expected = expectedRevision(model.get(each)!, op.expect[index]!);
+                return { name: each, expected, numbers: Array.from({ length: op.count }, () => next++) };
+              });
+              const outcomes = await store.appendToStreams(
+                appends.map(({ name: each, expected, numbers }) => ({ streamName: each, events: numbers.map((n) => ({ type: 'Happened', data: { n } })), expectedRevision: expected })),
+              );
+              for (const [index, append] of appends.entries()) {
+                const modelled = model.get(append.name)!;
+                const wanted = verdict(modelled, append.expected);
+                const outcome = outcomes[index]!;
+                if (wanted === 'ok') {
+                  expect(outcome.ok).toBe(true);
+                  modelled.numbers.push(...append.numbers);
+                } else expect(!outcome.ok && outcome.error).toBeInstanceOf(wanted);
+              }
+              continue;
+            }
             const stream = model.get(op.name)!;
             switch (op.kind) {
               case 'append': {
                 const numbers = Array.from({ length: op.count }, () => next++);
-                const appending = store.appendToStream(op.name, numbers.map((n) => ({ type: 'Happened', data: { n } })));
-                if (stream.tombstoned) await expect(appending).rejects.toBeInstanceOf(StreamDeletedError);
+                const expected = expectedRevision(stream, op.expect);
+                const appending = store.appendToStream(op.name, numbers.map((n) => ({ type: 'Happened', data: { n } })), { expectedRevision: expected });
+                const outcome = verdict(stream, expected);
+                if (outcome !== 'ok') await expect(appending).rejects.toBeInstanceOf(outcome);
                 else {
                   await appending;
                   stream.numbers.push(...numbers);
