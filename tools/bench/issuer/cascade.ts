@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { clientAssertion, type ClientKey } from '@mission/mission-client';
 import { bootstrapService, EVENT_STORE, type RunningService, type ServiceDefinition } from '@mission/platform';
+import { GcPauses } from './gc-pauses.js';
 import { CascadeTreeBuilder, CHILD_ACTOR, GRANDCHILD_ACTOR, GRANDCHILDREN_PER_CHILD, REAL_CHILDREN, type Tree } from './cascade-tree.js';
 import { demoClient, FORM, form, refreshRequest, type MissionHolder } from './flows.js';
 
@@ -119,6 +120,7 @@ class TreeBench {
     // The issuer runs in this process: the event loop's delay is the delay every request and the cascade itself see.
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
+    const gc = new GcPauses();
     const cpuBefore = cpuUsage();
     const revokeSent = Date.now();
     const revoked = await fetch(`${this.issuer}/missions/lifecycle`, {
@@ -132,6 +134,7 @@ class TreeBench {
     const result = await cascaded;
     const cpu = cpuUsage(cpuBefore);
     loopDelay.disable();
+    gc.stop();
     const commit = result.revokedAt;
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
@@ -166,6 +169,7 @@ class TreeBench {
       `${label}:     event-loop delay of the issuer process from the revoke until all were cascaded: ` +
         `p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
     );
+    console.log(`${label}:     GC pauses in the same window: ${gc.describe()}`);
     if (result.missing > 0) {
       console.log(`${label}: (b) NOT COMPLETE: ${result.missing.toLocaleString('en')} descendants not cascaded ${CASCADE_TIMEOUT_MS / 1000} s after the commit`);
       return;
