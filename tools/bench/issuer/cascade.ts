@@ -180,7 +180,7 @@ class TreeBench {
         `(children by ${result.lastAtDepth.get(1)! - commit} ms, grandchildren from ${result.firstAtDepth.get(2)! - commit} to ${result.lastAtDepth.get(2)! - commit} ms): ` +
         `${Math.round(total / (all / 1000)).toLocaleString('en')} descendants/s`,
     );
-    // Less noisy than the rate on a shared machine: what the work cost, not how much CPU it was given.
+    // What the work cost in CPU, beside how fast it went (on a shared machine the rate mixes the two; both still spread).
     const cpuMicros = cpu.user + cpu.system;
     console.log(
       `${label}:     CPU of this process (issuer + the bench's watcher${options.refreshes ? ' + the refreshes' : ''}) from the revoke until all were cascaded: ` +
