@@ -5,16 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamDeletedError } from '../port/errors.js';
 import type { RecordedEvent } from '../port/event-store.js';
+import { collect } from '../testing/async-iteration.js';
 import { EmbeddedEventStore } from './embedded-event-store.js';
 import { EventQueries } from './event-queries.js';
 import { EventWrites } from './event-writes.js';
 import { StreamHeads, type StreamHead } from './stream-heads.js';
 
-async function read(store: EmbeddedEventStore, stream: string, fromRevision?: bigint): Promise<RecordedEvent[]> {
-  const events: RecordedEvent[] = [];
-  for await (const event of store.readStream(stream, fromRevision === undefined ? {} : { fromRevision })) events.push(event);
-  return events;
-}
+const read = (store: EmbeddedEventStore, stream: string, fromRevision?: bigint): Promise<RecordedEvent[]> =>
+  collect(store.readStream(stream, fromRevision === undefined ? {} : { fromRevision }));
 const event = (n: number) => ({ type: 'Happened', data: { n } });
 
 /**
@@ -103,8 +101,7 @@ describe('embedded store: cached stream heads (issue 15)', () => {
         // A new stream each run: fast-check repeats inputs (and does while shrinking).
         const stream = `mission-p${run++}`;
         if (length > 0) await store.appendToStream(stream, Array.from({ length }, (_, n) => event(n)));
-        const cut: RecordedEvent[] = [];
-        for await (const recorded of store.readStream(stream, { maxCount })) cut.push(recorded);
+        const cut = await collect(store.readStream(stream, { maxCount }));
         expect(cut.map((recorded) => recorded.data)).toEqual(Array.from({ length: Math.min(length, maxCount) }, (_, n) => ({ n })));
         expect((await read(store, stream, BigInt(from))).map((recorded) => recorded.data)).toEqual(Array.from({ length: Math.max(0, length - from) }, (_, n) => ({ n: from + n })));
         expect(await store.streamRevision(stream)).toBe(length === 0 ? 'no_stream' : BigInt(length - 1));
@@ -117,9 +114,7 @@ describe('embedded store: cached stream heads (issue 15)', () => {
     await store.appendToStream('mission-long', Array.from({ length: 2_500 }, (_, n) => event(n)));
     await store.close();
     store = await EmbeddedEventStore.open({ dataDir });
-    let count = 0;
-    for await (const recorded of store.readStream('mission-long', { maxCount: 2_100 })) count += recorded.revision >= 0n ? 1 : 0;
-    expect(count).toBe(2_100);
+    expect(await collect(store.readStream('mission-long', { maxCount: 2_100 }))).toHaveLength(2_100);
     expect((await read(store, 'mission-long', 2_100n)).length).toBe(400);
     expect(await store.streamRevision('mission-long')).toBe(2_499n);
     expect((await read(store, 'mission-long')).length).toBe(2_500);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamDeletedError, WrongExpectedRevisionError } from '../port/errors.js';
 import type { ExpectedRevision, ReadStreamOptions } from '../port/event-store.js';
+import { collect } from '../testing/async-iteration.js';
 import { EmbeddedEventStore } from './embedded-event-store.js';
 
 /**
@@ -154,11 +155,7 @@ describe('embedded store: stream reads against a model, with and without cached 
                 stream.numbers = [];
                 break;
               case 'read': {
-                const reading = (async () => {
-                  const read: number[] = [];
-                  for await (const event of store.readStream(op.name, op.options)) read.push(event.data['n'] as number);
-                  return read;
-                })();
+                const reading = collect(store.readStream(op.name, op.options)).then((events) => events.map((event) => event.data['n'] as number));
                 if (stream.tombstoned) await expect(reading).rejects.toBeInstanceOf(StreamDeletedError);
                 else expect(await reading).toEqual(expectedRead(stream, op.options));
                 break;
