@@ -1,4 +1,5 @@
 import type { Decider } from '@mission/decider';
+import { Map as PersistentMap, OrderedMap } from 'immutable';
 import { unknownCommand } from '@mission/decider';
 import { authorityHash, isAuthorityHash } from '../authority-set/authority-hash.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
@@ -21,7 +22,7 @@ import {
   StaleVersionError,
 } from './mission.errors.js';
 import type { MissionChildEvent, MissionCreated, MissionEvent, MissionLifecycleEvent, MissionTransitionData } from './mission.events.js';
-import { effectiveState, initialMissionState, missionExists, nonceKey, type Mission, type MissionState } from './mission.state.js';
+import { effectiveState, initialMissionState, missionExists, nonceKey, type AttachedChild, type Mission, type MissionState, type NonceRecord } from './mission.state.js';
 import { terminalEffectiveAt } from './terminal-effect.js';
 import { cascadedBeforeCreation, decideCascade, expiredEvent, lineageData } from './mission-cascade.decide.js';
 import { isMissionId } from './mission-id.js';
@@ -92,7 +93,7 @@ export const missionDecider: Decider<MissionCommand, MissionEvent, MissionState>
     const data = event.data;
     const nonces =
       event.type !== 'MissionExpired' && event.type !== 'MissionCascaded' && data.nonce !== undefined
-        ? new Map(state.nonces).set(nonceKey(data.actor.id, data.nonce), { operation: OPERATION_FOR[event.type], state: data.state, version: data.version })
+        ? persistentNonces(state.nonces).set(nonceKey(data.actor.id, data.nonce), { operation: OPERATION_FOR[event.type], state: data.state, version: data.version })
         : state.nonces;
     const terminalAt = isTerminalMissionState(data.state) ? terminalEffectiveAt(event.type, data as unknown as Record<string, unknown>) : undefined;
     return { ...state, lifecycle: data.state, version: data.version, updatedAt: new Date(data.occurred_at), nonces, ...(terminalAt ? { terminalAt } : {}) };
@@ -114,21 +115,39 @@ function created(data: MissionCreated['data']): Mission {
     ...(data.parent ? { parent: data.parent } : {}),
     version: data.version,
     updatedAt: new Date(data.occurred_at),
-    nonces: new Map(),
-    children: new Map(),
+    nonces: NO_NONCES,
+    children: NO_CHILDREN,
   };
+}
+
+/*
+ * Children and nonces are persistent maps: an attachment adds one entry in O(log n) and shares the rest with the
+ * previous state. Copying a plain Map per attachment made folding a parent with n children cost O(n²) — 35 ms at
+ * 1,000 children and 330 ms at 3,000, paid by every child creation, detachment and lifecycle command on that parent
+ * (ADR 0080). Children keep their attachment order (OrderedMap). A state built elsewhere with a plain Map (tests,
+ * fixtures) is accepted: it is converted once, on its first change.
+ */
+const NO_NONCES: PersistentMap<string, NonceRecord> = PersistentMap();
+const NO_CHILDREN: OrderedMap<string, AttachedChild> = OrderedMap();
+
+function persistentNonces(nonces: ReadonlyMap<string, NonceRecord>): PersistentMap<string, NonceRecord> {
+  return PersistentMap.isMap(nonces) ? (nonces as PersistentMap<string, NonceRecord>) : PersistentMap(nonces);
+}
+
+function persistentChildren(children: ReadonlyMap<string, AttachedChild>): OrderedMap<string, AttachedChild> {
+  return OrderedMap.isOrderedMap(children) ? (children as OrderedMap<string, AttachedChild>) : OrderedMap(children);
 }
 
 /** Children only: `version` and `updatedAt` stay as they are (not a lifecycle transition). */
 function evolveChildren(state: Mission, event: MissionChildEvent): Mission {
   const data = event.data;
   if (event.type === 'ChildMissionAttached') {
-    const children = new Map(state.children).set(data.child_mission_id, { parentEntryIndexes: [...event.data.parent_entry_indexes], terminal: false });
+    const children = persistentChildren(state.children).set(data.child_mission_id, { parentEntryIndexes: [...event.data.parent_entry_indexes], terminal: false });
     return { ...state, children };
   }
   const existing = state.children.get(data.child_mission_id);
   if (!existing || existing.terminal) return state;
-  return { ...state, children: new Map(state.children).set(data.child_mission_id, { ...existing, terminal: true }) };
+  return { ...state, children: persistentChildren(state.children).set(data.child_mission_id, { ...existing, terminal: true }) };
 }
 
 function decideCreate(command: CreateMission, state: MissionState): MissionEvent[] {
