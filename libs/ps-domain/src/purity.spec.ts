@@ -17,7 +17,8 @@ function sources(folder: string): string[] {
   });
 }
 
-const ALLOWED_IMPORTS = [/^\.{1,2}\//, /^node:crypto$/, /^canonicalize$/, /^@mission\/decider$/];
+// `immutable`: persistent data structures (pure values; a mission's late terminate request keys, ADR 0080).
+const ALLOWED_IMPORTS = [/^\.{1,2}\//, /^node:crypto$/, /^canonicalize$/, /^immutable$/, /^@mission\/decider$/];
 const FORBIDDEN: [RegExp, string][] = [
   [/\bDate\.now\b/, 'Date.now()'],
   [/new Date\(\s*\)/, 'new Date() without arguments'],
@@ -35,7 +36,7 @@ describe('ps-domain purity (DESIGN 1: decisions are pure; time and randomness co
     expect(files.length).toBeGreaterThan(5);
   });
 
-  it.each(files.map((file) => [relative(root, file), file]))('%s imports only relative modules, node:crypto, canonicalize and @mission/decider', (_, file) => {
+  it.each(files.map((file) => [relative(root, file), file]))('%s imports only relative modules, node:crypto, canonicalize, immutable and @mission/decider', (_, file) => {
     const text = readFileSync(file, 'utf8');
     const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1]!);
     for (const specifier of specifiers) expect([specifier, ALLOWED_IMPORTS.some((pattern) => pattern.test(specifier))]).toEqual([specifier, true]);

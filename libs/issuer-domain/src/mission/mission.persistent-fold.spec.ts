@@ -3,7 +3,7 @@ import { missionIdFromBytes } from './mission-id.js';
 import { missionDecider } from './mission.decider.js';
 import type { MissionEvent } from './mission.events.js';
 import { initialMissionState, missionExists, nonceKey, type AttachedChild, type Mission, type MissionState, type NonceRecord } from './mission.state.js';
-import { CLIENT, missionCreated, MISSION_ID } from '../testing/fixtures.js';
+import { attachmentExtras, CLIENT, missionCreated, MISSION_ID } from '../testing/fixtures.js';
 
 /**
  * ADR 0080: a parent's children and its nonces are persistent maps, so that folding a parent with n children costs
@@ -16,6 +16,8 @@ import { CLIENT, missionCreated, MISSION_ID } from '../testing/fixtures.js';
 const OCCURRED_AT = '2026-11-22T10:00:00.000Z';
 const childId = (n: number): string => missionIdFromBytes(new Uint8Array(16).fill(40 + n));
 const ACTORS = [CLIENT, { id: 'agent-b', role: 'client' }];
+/** The attachment's grant and evidence members: the fold reads none of them. */
+const ATTACHMENT_EXTRAS = attachmentExtras(missionIdFromBytes(new Uint8Array(16).fill(39)), 1, new Date(OCCURRED_AT)).data;
 
 type Step =
   | { readonly kind: 'attach'; readonly child: number; readonly entries: number[] }
@@ -37,9 +39,9 @@ function eventOf(s: Step, version: number): MissionEvent {
       type: 'ChildMissionAttached',
       data: {
         mission_id: MISSION_ID, child_mission_id: childId(s.child), child_client_id: `child-${s.child}`, parent_entry_indexes: s.entries,
-        occurred_at: OCCURRED_AT, actor: CLIENT, grant_id: `grant-${s.child}`, grant_expires_at: OCCURRED_AT, cascade_mode: 'immediate',
+        occurred_at: OCCURRED_AT, actor: CLIENT, ...ATTACHMENT_EXTRAS,
       },
-    } as MissionEvent;
+    };
   }
   if (s.kind === 'detach') {
     return { type: 'ChildMissionDetached', data: { mission_id: MISSION_ID, child_mission_id: childId(s.child), state: 'completed', occurred_at: OCCURRED_AT } } as MissionEvent;

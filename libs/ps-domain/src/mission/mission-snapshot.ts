@@ -1,3 +1,4 @@
+import { Set as PersistentSet } from 'immutable';
 import { isActor } from '@mission/decider';
 import { InvalidCommandError } from '../errors/ps-domain.error.js';
 import { actorData, type Actor } from '../shared/actor.js';
@@ -82,7 +83,7 @@ export function decodeMissionState(json: unknown): Mission {
     ...(expiresAt !== undefined ? { expiresAt: date(expiresAt) } : {}),
     ...(pendingId !== undefined ? { pendingId } : {}),
     sequence,
-    requestKeys: new Set(keys as string[]),
+    requestKeys: PersistentSet(keys as string[]),
     ...(json['blob_deleted'] !== undefined ? { blobDeleted: blobDeleted(json['blob_deleted']) } : {}),
   };
   if (status === 'active') {

@@ -1,3 +1,4 @@
+import { Set as PersistentSet } from 'immutable';
 import { actorData } from '../shared/actor.js';
 import type { MissionApprovedData, MissionEvent } from './mission.events.js';
 import { missionExists, requestKey, type Mission, type MissionState } from './mission.state.js';
@@ -13,7 +14,7 @@ export function evolveMission(state: MissionState, event: MissionEvent): Mission
   const sequence = Math.max(state.sequence, data.sequence);
   switch (event.type) {
     case 'MissionTerminated': {
-      const requestKeys = event.data.request_id !== undefined ? new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) : state.requestKeys;
+      const requestKeys = event.data.request_id !== undefined ? withRequestKey(state.requestKeys, requestKey(data.actor, event.data.request_id)) : state.requestKeys;
       // Terminated never becomes active, and the first termination is never overwritten (spec 3).
       if (state.status === 'terminated') return { ...state, sequence, requestKeys };
       const termination = {
@@ -26,7 +27,7 @@ export function evolveMission(state: MissionState, event: MissionEvent): Mission
       return { ...state, status: 'terminated', termination, sequence, requestKeys };
     }
     case 'LateTerminationRequested':
-      return { ...state, sequence, requestKeys: new Set(state.requestKeys).add(requestKey(data.actor, event.data.request_id)) };
+      return { ...state, sequence, requestKeys: withRequestKey(state.requestKeys, requestKey(data.actor, event.data.request_id)) };
     case 'MissionBlobDeleted':
       // The first deletion stands (spec 3 rule 5: the tombstone); the state stays terminated.
       return state.blobDeleted !== undefined ? { ...state, sequence } : { ...state, sequence, blobDeleted: { at: new Date(data.occurred_at), actor: actorData(data.actor) } };
@@ -47,7 +48,18 @@ export function approved(data: MissionApprovedData): Mission {
     ...(data.expires_at !== undefined ? { expiresAt: new Date(data.expires_at) } : {}),
     ...(data.pending_id !== undefined ? { pendingId: data.pending_id } : {}),
     sequence: data.sequence,
-    requestKeys: new Set(),
+    requestKeys: NO_REQUEST_KEYS,
   };
 }
 
+/**
+ * Request keys of terminate requests logged after termination: a persistent set, so each one adds a key in O(log n)
+ * and shares the rest with the previous state. Copying a plain Set per request made folding a mission after n late
+ * terminate requests O(n²) (ADR 0080, as for the issuer's children). A state decoded or built with a plain Set is
+ * accepted and converted on its first change.
+ */
+const NO_REQUEST_KEYS: PersistentSet<string> = PersistentSet<string>();
+
+function withRequestKey(keys: ReadonlySet<string>, key: string): PersistentSet<string> {
+  return (PersistentSet.isSet(keys) ? (keys as PersistentSet<string>) : PersistentSet(keys)).add(key);
+}
