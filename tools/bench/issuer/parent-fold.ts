@@ -5,7 +5,9 @@
  * (a) the cold fold: the whole stream read and folded (`aggregateStream`: a cold `MissionLineage` load, the cascade's
  *     read of a cascaded child that has children of its own), median of 5;
  * (b) one more attachment caught up on the cached parent (`AggregateCache.load` after one appended
- *     ChildMissionAttached: what each further child creation adds to the parent's fold).
+ *     ChildMissionAttached: what each further child creation adds to the parent's fold);
+ * (c) the fan-out count a child creation runs per justifying entry (`activeChildCount`, spec 2.4 rule 2) on a
+ *     long-lived parent: N children of which all but 5 reached a terminal state (ChildMissionDetached).
  *
  *   npm run build && node tools/bench/dist/issuer/parent-fold.js
  */
@@ -15,11 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore, type EventData, type EventStore } from '@mission/event-store';
 import { AggregateCache, aggregateStream } from '@mission/es-kit';
-import { missionDecider, missionExists, missionIdFromBytes, missionStreamName, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
+import { activeChildCount, missionDecider, missionExists, missionIdFromBytes, missionStreamName, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
 
 const CHILDREN = [0, 1_000, 10_000];
 const COLD_FOLDS = 5;
 const CAUGHT_UP_ATTACHMENTS = 200;
+const LONG_LIVED_OPEN = 5;
 const AT = '2026-11-27T00:00:00.000Z';
 const ACTOR = { id: 'demo-agent', role: 'client' };
 
@@ -34,8 +37,11 @@ function created(missionId: string): EventData {
   };
 }
 
-function attached(missionId: string): EventData {
-  const child = missionIdFromBytes(randomBytes(16));
+function detached(missionId: string, child: string): EventData {
+  return { type: 'ChildMissionDetached', data: { mission_id: missionId, child_mission_id: child, state: 'completed', occurred_at: AT } };
+}
+
+function attached(missionId: string, child = missionIdFromBytes(randomBytes(16))): EventData {
   return {
     type: 'ChildMissionAttached',
     data: {
@@ -45,11 +51,16 @@ function attached(missionId: string): EventData {
   };
 }
 
-async function seed(store: EventStore, missionId: string, children: number): Promise<void> {
+/** The parent with `children` attachments; with `open`, all but `open` of them detached again. */
+async function seed(store: EventStore, missionId: string, children: number, open?: number): Promise<void> {
   const events: EventData[] = [created(missionId)];
   let revision: bigint | 'no_stream' = 'no_stream';
   for (let i = 0; i <= children; i++) {
-    if (i < children) events.push(attached(missionId));
+    if (i < children) {
+      const child = missionIdFromBytes(randomBytes(16));
+      events.push(attached(missionId, child));
+      if (open !== undefined && i < children - open) events.push(detached(missionId, child));
+    }
     if (events.length >= 500 || (i === children && events.length > 0)) {
       revision = (await store.appendToStream(missionStreamName(missionId), events.splice(0), { expectedRevision: revision })).nextExpectedRevision;
     }
@@ -64,10 +75,14 @@ async function main(): Promise<void> {
   try {
     const seeding = await EmbeddedEventStore.open({ dataDir: dir });
     const parents = new Map<number, string>();
+    const longLived = new Map<number, string>();
     for (const n of CHILDREN) {
       const id = missionIdFromBytes(randomBytes(16));
       await seed(seeding, id, n);
       parents.set(n, id);
+      const other = missionIdFromBytes(randomBytes(16));
+      await seed(seeding, other, n + LONG_LIVED_OPEN, LONG_LIVED_OPEN);
+      longLived.set(n, other);
     }
     await seeding.close();
     // A restart: a fresh store handle and an empty cache.
@@ -84,9 +99,26 @@ async function main(): Promise<void> {
       fresh ??= caughtUp;
       console.log(`${String(n).padStart(8)}  ${cold.toFixed(2).padStart(47)}, ${((cold * 1000) / (n + 1)).toFixed(1).padStart(5)}  ${caughtUp.toFixed(0).padStart(50)}, ${(caughtUp / fresh).toFixed(2)}`);
     }
+    console.log(`terminal children  fan-out count on a parent with ${LONG_LIVED_OPEN} open children (µs per activeChildCount, over ≥ 200 ms of calls)`);
+    const states = await Promise.all(CHILDREN.map(async (n) => (await cache.load(missionStreamName(longLived.get(n)!))).state));
+    for (const [index, n] of CHILDREN.entries()) {
+      const state = states[index]!;
+      if (activeChildCount(state, 0) !== LONG_LIVED_OPEN) throw new Error(`counted ${activeChildCount(state, 0)} open children, not ${LONG_LIVED_OPEN}`);
+      console.log(`${String(n).padStart(17)}  ${fanOutMicros(state).toFixed(2).padStart(40)}`);
+    }
     await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Microseconds per `activeChildCount` call: calls in rounds of doubling size until a round lasts 200 ms (a synchronous loop: wall time is CPU time). */
+function fanOutMicros(state: MissionState): number {
+  for (let calls = 16; ; calls *= 2) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) activeChildCount(state, 0);
+    const elapsed = Number(process.hrtime.bigint() - started) / 1000;
+    if (elapsed >= 200_000) return elapsed / calls;
   }
 }
 

@@ -221,7 +221,7 @@ class OpenChildrenMemo {
     const { state, revision } = after;
     if (revision === 'no_stream' || !missionExists(state)) return undefined;
     const open: string[] = [];
-    for (const [childId, child] of state.children) if (!child.terminal) open.push(childId);
+    for (const childId of state.openChildren.keys()) open.push(childId);
     if (open.length === 0) return undefined;
     const entry = { revision, state: state.lifecycle, terminalAt: terminalSince(state, state.updatedAt), open };
     this.set(streamName, entry);

@@ -8,8 +8,9 @@ import type { MissionState } from '../mission/mission.state.js';
 export function activeChildCount(state: MissionState, parentEntryIndex: number): number {
   if (state.lifecycle === 'none') return 0;
   let count = 0;
-  for (const child of state.children.values()) {
-    if (!child.terminal && child.parentEntryIndexes.includes(parentEntryIndex)) count += 1;
+  // Open children only (ADR 0080): the terminal ones a long-lived parent accumulates are never walked.
+  for (const child of state.openChildren.values()) {
+    if (child.parentEntryIndexes.includes(parentEntryIndex)) count += 1;
   }
   return count;
 }

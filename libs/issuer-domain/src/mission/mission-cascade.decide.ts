@@ -106,8 +106,7 @@ function decideCascadeBeforeCreation(command: CascadeMission, state: NoMission):
 
 /** Terminal transitions carry the parent (slot release) and the open-children count (cascade trigger). */
 export function lineageData(state: Mission): { parent_id?: string; open_children?: number } {
-  let open = 0;
-  for (const child of state.children.values()) if (!child.terminal) open += 1;
+  const open = state.openChildren.size;
   return { ...(state.parent ? { parent_id: state.parent.id } : {}), ...(open > 0 ? { open_children: open } : {}) };
 }
 

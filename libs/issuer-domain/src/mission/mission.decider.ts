@@ -117,6 +117,7 @@ function created(data: MissionCreated['data']): Mission {
     updatedAt: new Date(data.occurred_at),
     nonces: NO_NONCES,
     children: NO_CHILDREN,
+    openChildren: NO_CHILDREN,
   };
 }
 
@@ -142,12 +143,16 @@ function persistentChildren(children: ReadonlyMap<string, AttachedChild>): Order
 function evolveChildren(state: Mission, event: MissionChildEvent): Mission {
   const data = event.data;
   if (event.type === 'ChildMissionAttached') {
-    const children = persistentChildren(state.children).set(data.child_mission_id, { parentEntryIndexes: [...event.data.parent_entry_indexes], terminal: false });
-    return { ...state, children };
+    const child: AttachedChild = { parentEntryIndexes: [...event.data.parent_entry_indexes], terminal: false };
+    return { ...state, children: persistentChildren(state.children).set(data.child_mission_id, child), openChildren: persistentChildren(state.openChildren).set(data.child_mission_id, child) };
   }
   const existing = state.children.get(data.child_mission_id);
   if (!existing || existing.terminal) return state;
-  return { ...state, children: persistentChildren(state.children).set(data.child_mission_id, { ...existing, terminal: true }) };
+  return {
+    ...state,
+    children: persistentChildren(state.children).set(data.child_mission_id, { ...existing, terminal: true }),
+    openChildren: persistentChildren(state.openChildren).delete(data.child_mission_id),
+  };
 }
 
 function decideCreate(command: CreateMission, state: MissionState): MissionEvent[] {

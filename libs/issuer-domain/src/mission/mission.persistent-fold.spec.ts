@@ -57,8 +57,11 @@ function eventOf(s: Step, version: number): MissionEvent {
 }
 
 const entriesOf = <V>(map: ReadonlyMap<string, V>): [string, V][] => [...map].map(([key, value]) => [key, structuredClone(value)]);
+const byKey = <V>(entries: [string, V][]): [string, V][] => entries.sort(([a], [b]) => (a < b ? -1 : 1));
 const snapshot = (state: MissionState): unknown =>
-  missionExists(state) ? { children: entriesOf(state.children), nonces: entriesOf(state.nonces).sort(([a], [b]) => (a < b ? -1 : 1)), version: state.version } : 'none';
+  missionExists(state)
+    ? { children: entriesOf(state.children), open: byKey(entriesOf(state.openChildren)), nonces: byKey(entriesOf(state.nonces)), version: state.version }
+    : 'none';
 
 /** The fold before ADR 0080, on plain Maps (insertion order; a detach of an unknown or terminal child changes nothing). */
 function modelFold(sequence: readonly Step[], children = new Map<string, AttachedChild>(), nonces = new Map<string, NonceRecord>()): unknown {
@@ -74,7 +77,8 @@ function modelFold(sequence: readonly Step[], children = new Map<string, Attache
       nonces.set(nonceKey(ACTORS[s.actor]!.id, `nonce-${s.nonce}`), { operation: version % 2 === 0 ? 'suspend' : 'resume', state: event.state, version });
     }
   }
-  return { children: [...children], nonces: [...nonces].sort(([a], [b]) => (a < b ? -1 : 1)), version };
+  // The open children are those not terminal (their order is not part of the contract: compared by key).
+  return { children: [...children], open: byKey([...children].filter(([, child]) => !child.terminal)), nonces: byKey([...nonces]), version };
 }
 
 /** Folds the steps after `start`, keeping every intermediate state with a snapshot taken when it was produced. */
@@ -93,7 +97,7 @@ function foldKeepingEveryState(start: MissionState, sequence: readonly Step[]): 
 describe('mission fold on persistent maps (ADR 0080; DESIGN 2.4 "Serialization", spec 2.4 rule 2)', () => {
   const created = missionDecider.evolve(initialMissionState, missionCreated);
 
-  it('gives the children (in attachment order), their flags and the nonces that a copy-per-event fold gives', () => {
+  it('gives the children (in attachment order), their flags, the open ones and the nonces that a copy-per-event fold gives', () => {
     fc.assert(
       fc.property(steps(80), (sequence) => {
         expect(snapshot(foldKeepingEveryState(created, sequence).final)).toEqual(modelFold(sequence));
@@ -130,7 +134,7 @@ describe('mission fold on persistent maps (ADR 0080; DESIGN 2.4 "Serialization",
   it('accepts a state whose children and nonces are plain Maps (as fixtures build it) and leaves those Maps unchanged', () => {
     const children = new Map<string, AttachedChild>([[childId(1), { parentEntryIndexes: [0], terminal: false }], [childId(2), { parentEntryIndexes: [1], terminal: true }]]);
     const nonces = new Map<string, NonceRecord>([[nonceKey(CLIENT.id, 'nonce-9'), { operation: 'suspend', state: 'suspended', version: 1 }]]);
-    const fixture: Mission = { ...(created as Mission), children, nonces };
+    const fixture: Mission = { ...(created as Mission), children, openChildren: new Map([...children].filter(([, child]) => !child.terminal)), nonces };
     const sequence: Step[] = [{ kind: 'attach', child: 3, entries: [0] }, { kind: 'detach', child: 1 }, { kind: 'transition', actor: 1, nonce: 0 }];
     const before = [entriesOf(children), entriesOf(nonces)];
     const after = foldKeepingEveryState(fixture, sequence).final;

@@ -64,6 +64,12 @@ export interface Mission {
   readonly nonces: ReadonlyMap<string, NonceRecord>;
   /** Children attached on this stream, by child mission_id (kept after they reach a terminal state). */
   readonly children: ReadonlyMap<string, AttachedChild>;
+  /**
+   * The entries of `children` not yet terminal: what fan-out counts (spec 2.4 rule 2) and a cascade reaches
+   * (spec 3.2), without walking every child the mission ever had — a long-lived parent keeps thousands of
+   * terminal children and a handful of open ones (ADR 0080).
+   */
+  readonly openChildren: ReadonlyMap<string, AttachedChild>;
 }
 
 export type MissionState = NoMission | Mission;

@@ -5,7 +5,7 @@ import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import type { CreateMission } from '../mission/mission.commands.js';
 import type { MissionCreated } from '../mission/mission.events.js';
 import { missionIdFromBytes } from '../mission/mission-id.js';
-import type { Mission } from '../mission/mission.state.js';
+import type { AttachedChild, Mission } from '../mission/mission.state.js';
 import type { ParentLink } from '../mission/parent-link.js';
 
 /** Test data shared by the decider specs (not part of the build). */
@@ -112,6 +112,7 @@ export const CASCADE_PROCESS = { id: 'mission-cascade', role: 'system' };
 
 /** A Mission record as the mission decider folds it, for the pure child checks (lineage state, spec 4.1 steps). */
 export function missionRecord(overrides: Partial<Mission> = {}): Mission {
+  const children = overrides.children ?? new Map<string, AttachedChild>();
   return {
     lifecycle: 'active',
     missionId: MISSION_ID,
@@ -126,7 +127,9 @@ export function missionRecord(overrides: Partial<Mission> = {}): Mission {
     version: 1,
     updatedAt: T0,
     nonces: new Map(),
-    children: new Map(),
+    children,
+    // As the fold keeps it: the children not yet terminal.
+    openChildren: new Map([...children].filter(([, child]) => !child.terminal)),
     ...overrides,
   };
 }
