@@ -7,7 +7,10 @@
  * (b) one more attachment caught up on the cached parent (`AggregateCache.load` after one appended
  *     ChildMissionAttached: what each further child creation adds to the parent's fold);
  * (c) the fan-out count a child creation runs per justifying entry (`activeChildCount`, spec 2.4 rule 2) on a
- *     long-lived parent: N children of which all but 5 reached a terminal state (ChildMissionDetached).
+ *     long-lived parent: N children of which all but 12 reached a terminal state (ChildMissionDetached);
+ * (d) on the same parent, the slot release of an open child (DetachChild, what child_slot_release does when a child
+ *     ends): with a full fold of the parent (`handleCommand`, 2 releases) and over its cached fold (`MissionLineage`
+ *     → `AggregateCache.handle`, 10 releases).
  *
  *   npm run build && node tools/bench/dist/issuer/parent-fold.js
  */
@@ -16,13 +19,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore, type EventData, type EventStore } from '@mission/event-store';
-import { AggregateCache, aggregateStream } from '@mission/es-kit';
-import { activeChildCount, missionDecider, missionExists, missionIdFromBytes, missionStreamName, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
+import { AggregateCache, aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
+import { activeChildCount, missionDecider, missionExists, missionIdFromBytes, missionStreamName, type DetachChild, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
 
 const CHILDREN = [0, 1_000, 10_000];
 const COLD_FOLDS = 5;
 const CAUGHT_UP_ATTACHMENTS = 200;
-const LONG_LIVED_OPEN = 5;
+const LONG_LIVED_OPEN = 12;
 const AT = '2026-11-27T00:00:00.000Z';
 const ACTOR = { id: 'demo-agent', role: 'client' };
 
@@ -52,19 +55,22 @@ function attached(missionId: string, child = missionIdFromBytes(randomBytes(16))
 }
 
 /** The parent with `children` attachments; with `open`, all but `open` of them detached again. */
-async function seed(store: EventStore, missionId: string, children: number, open?: number): Promise<void> {
+async function seed(store: EventStore, missionId: string, children: number, open?: number): Promise<string[]> {
   const events: EventData[] = [created(missionId)];
+  const openIds: string[] = [];
   let revision: bigint | 'no_stream' = 'no_stream';
   for (let i = 0; i <= children; i++) {
     if (i < children) {
       const child = missionIdFromBytes(randomBytes(16));
       events.push(attached(missionId, child));
       if (open !== undefined && i < children - open) events.push(detached(missionId, child));
+      else openIds.push(child);
     }
     if (events.length >= 500 || (i === children && events.length > 0)) {
       revision = (await store.appendToStream(missionStreamName(missionId), events.splice(0), { expectedRevision: revision })).nextExpectedRevision;
     }
   }
+  return openIds;
 }
 
 const cpuMs = (since: NodeJS.CpuUsage): number => { const used = process.cpuUsage(since); return (used.user + used.system) / 1000; };
@@ -75,14 +81,13 @@ async function main(): Promise<void> {
   try {
     const seeding = await EmbeddedEventStore.open({ dataDir: dir });
     const parents = new Map<number, string>();
-    const longLived = new Map<number, string>();
+    const longLived = new Map<number, { id: string; open: string[] }>();
     for (const n of CHILDREN) {
       const id = missionIdFromBytes(randomBytes(16));
       await seed(seeding, id, n);
       parents.set(n, id);
       const other = missionIdFromBytes(randomBytes(16));
-      await seed(seeding, other, n + LONG_LIVED_OPEN, LONG_LIVED_OPEN);
-      longLived.set(n, other);
+      longLived.set(n, { id: other, open: await seed(seeding, other, n + LONG_LIVED_OPEN, LONG_LIVED_OPEN) });
     }
     await seeding.close();
     // A restart: a fresh store handle and an empty cache.
@@ -100,11 +105,27 @@ async function main(): Promise<void> {
       console.log(`${String(n).padStart(8)}  ${cold.toFixed(2).padStart(47)}, ${((cold * 1000) / (n + 1)).toFixed(1).padStart(5)}  ${caughtUp.toFixed(0).padStart(50)}, ${(caughtUp / fresh).toFixed(2)}`);
     }
     console.log(`terminal children  fan-out count on a parent with ${LONG_LIVED_OPEN} open children (µs per activeChildCount, over ≥ 200 ms of calls)`);
-    const states = await Promise.all(CHILDREN.map(async (n) => (await cache.load(missionStreamName(longLived.get(n)!))).state));
+    const states = await Promise.all(CHILDREN.map(async (n) => (await cache.load(missionStreamName(longLived.get(n)!.id))).state));
     for (const [index, n] of CHILDREN.entries()) {
       const state = states[index]!;
       if (activeChildCount(state, 0) !== LONG_LIVED_OPEN) throw new Error(`counted ${activeChildCount(state, 0)} open children, not ${LONG_LIVED_OPEN}`);
       console.log(`${String(n).padStart(17)}  ${fanOutMicros(state).toFixed(2).padStart(40)}`);
+    }
+    console.log('terminal children  slot release of an open child (DetachChild): CPU ms with a full fold (handleCommand), µs over the cached fold (MissionLineage)');
+    for (const n of CHILDREN) {
+      const { id, open } = longLived.get(n)!;
+      const stream = missionStreamName(id);
+      const context = (): CommandContext => ({ correlationId: randomUUID(), causationId: 'bench', actor: ACTOR, now: new Date() });
+      const detach = (child: string): DetachChild => ({ type: 'DetachChild', childMissionId: child, state: 'completed', now: new Date() });
+      let before = process.cpuUsage();
+      for (const child of open.slice(0, 2)) await handleCommand(store, stream, missionDecider, detach(child), context(), { hashChain: true });
+      const fullFoldMs = cpuMs(before) / 2;
+      const parents = new AggregateCache(store, missionDecider);
+      await parents.load(stream);
+      before = process.cpuUsage();
+      for (const child of open.slice(2)) await parents.handle(stream, detach(child), context(), { hashChain: true });
+      const cachedMicros = (cpuMs(before) * 1000) / (open.length - 2);
+      console.log(`${String(n).padStart(17)}  ${fullFoldMs.toFixed(2).padStart(47)}, ${cachedMicros.toFixed(0)}`);
     }
     await store.close();
   } finally {

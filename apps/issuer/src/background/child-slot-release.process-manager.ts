@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@mission/event-store';
-import { handleCommand, type ProcessManager, type ScheduledWork } from '@mission/es-kit';
+import { handleCommand, type CommandContext, type HandleCommandOptions, type ProcessManager, type ScheduledWork } from '@mission/es-kit';
 import { isTerminalMissionState, missionDecider, missionStreamName, type DetachChild, type MissionLifecycleState } from '@mission/issuer-domain';
+import type { MissionLineage } from '../lineage/mission-lineage.js';
 import { terminalTransition } from './terminal-transition.js';
 
 export const SLOT_RELEASE_ACTOR = { id: 'issuer:child-slot-release', role: 'system' } as const;
@@ -11,8 +12,14 @@ export const SLOT_RELEASE_ACTOR = { id: 'issuer:child-slot-release', role: 'syst
  * `DetachChild` to the parent's stream, which frees the slot. `MissionCascaded` is left out:
  * the parent is then terminal itself and can attach nothing any more. Idempotent: the parent decides
  * nothing for a child already detached.
+ *
+ * With `parents` (the service's MissionLineage), the parent is decided on over its cached fold, which reads only
+ * what its stream got since: a long-lived parent with n children otherwise re-read its whole stream for each
+ * child that ended — O(n) per slot release, O(n²) over the parent's life (ADR 0080).
  */
-export function childSlotReleaseManager(store: EventStore, clock: () => Date, retry: ProcessManager['retry'] = {}): ProcessManager {
+export function childSlotReleaseManager(store: EventStore, clock: () => Date, retry: ProcessManager['retry'] = {}, parents?: Pick<MissionLineage, 'handle'>): ProcessManager {
+  const decideOnParent = (parentId: string, command: DetachChild, context: CommandContext, options: HandleCommandOptions): Promise<unknown> =>
+    parents !== undefined ? parents.handle(parentId, command, context, options) : handleCommand(store, missionStreamName(parentId), missionDecider, command, context, options);
   return {
     name: 'child_slot_release',
     triggers: ['mission'],
@@ -40,10 +47,8 @@ export function childSlotReleaseManager(store: EventStore, clock: () => Date, re
       if (!isTerminalMissionState(state)) throw new Error(`work item ${work.key} names a non-terminal state ${state}`);
       const now = clock();
       const command: DetachChild = { type: 'DetachChild', childMissionId: childId, state, now };
-      await handleCommand(
-        store,
-        missionStreamName(parentId),
-        missionDecider,
+      await decideOnParent(
+        parentId,
         command,
         {
           correlationId: typeof work.payload['correlation_id'] === 'string' ? work.payload['correlation_id'] : `slot-release:${childId}`,

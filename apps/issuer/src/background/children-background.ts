@@ -4,6 +4,7 @@ import { ProcessManagerRunner } from '@mission/es-kit';
 import type { Clock } from '@mission/issuer-oauth';
 import { EVENT_STORE, LOGGER, processManagerReadinessCheck, ReadinessRegistry, ServiceMetrics } from '@mission/platform';
 import type { Logger } from 'pino';
+import { MissionLineage } from '../lineage/mission-lineage.js';
 import { CLOCK } from '../oauth/clock.js';
 import { missionCascadeManager } from './cascade.process-manager.js';
 import { childGrantLapseManager } from './child-grant-lapse.process-manager.js';
@@ -34,6 +35,7 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
     @Inject(CLOCK) clock: Clock,
     @Inject(LOGGER) logger: Logger,
     private readonly readiness: ReadinessRegistry,
+    lineage: MissionLineage,
     private readonly metrics?: ServiceMetrics,
   ) {
     const log = logger.child({ component: 'children' });
@@ -44,7 +46,7 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
       new ProcessManagerRunner(runnerStore, missionCascadeManager(store, now, { logger: log, beforeCascade: async (parentId) => this.beforeCascade?.(parentId) }), {
         clock: now, logger: log, pollMs: CASCADE_POLL_MS, concurrency: CASCADE_CONCURRENCY,
       }),
-      new ProcessManagerRunner(runnerStore, childSlotReleaseManager(store, now), { clock: now, logger: log }),
+      new ProcessManagerRunner(runnerStore, childSlotReleaseManager(store, now, {}, lineage), { clock: now, logger: log }),
       new ProcessManagerRunner(runnerStore, childGrantLapseManager(store, now, { logger: log }), { clock: now, logger: log }),
     ];
   }

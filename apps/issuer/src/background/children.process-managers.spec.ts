@@ -45,6 +45,7 @@ import { CASCADE_ACTOR, missionCascadeManager, openChildren } from './cascade.pr
 import { childGrantLapseManager, GRANT_LAPSE_ACTOR, GRANT_LAPSE_REASON } from './child-grant-lapse.process-manager.js';
 import { childSlotReleaseManager } from './child-slot-release.process-manager.js';
 import { ChildrenBackgroundWork } from './children-background.js';
+import { MissionLineage } from '../lineage/mission-lineage.js';
 
 /* ---------------------------------------------------------------- fixtures */
 
@@ -292,7 +293,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
   const backgroundWork = (checks: Array<{ name: string; check: () => Promise<{ ok: boolean }> }> = []) => {
     const readiness = { register: (check: (typeof checks)[number]) => void checks.push(check) };
     const logger = { child: () => logger, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-    return new ChildrenBackgroundWork(env.store, { now: clock.now }, logger as never, readiness as never);
+    return new ChildrenBackgroundWork(env.store, { now: clock.now }, logger as never, readiness as never, new MissionLineage(env.store));
   };
   const stopRunner = async (runner: ProcessManagerRunner): Promise<void> => {
     runners.splice(runners.indexOf(runner), 1);
@@ -650,6 +651,44 @@ describe('Child Missions background work on the embedded store (spec child-missi
       const head = await domainHead(env.store);
       await manager.perform({ key: first.id, payload: { parent_mission_id: root.id, child_mission_id: first.id, state: 'completed' }, attempt: 2 }, new AbortController().signal);
       expect(await domainHead(env.store)).toBe(head);
+      expect((await verifyHashChain(env.store, missionStreamName(root.id))).ok).toBe(true);
+    });
+
+    it('ADR 0080: with the lineage, each release reads only what the parent stream got since, and still sees a concurrent attachment', async () => {
+      const root = await missions.root(entrySet({ max_child_depth: 1 }));
+      const children: ChildNode[] = [];
+      for (let i = 0; i < 30; i++) children.push(await missions.child(root, entrySet(), { issueGrant: false }));
+      // Events of the parent's stream handed out by reads through the lineage's store.
+      let parentEventsRead = 0;
+      const counting: EventStore = Object.create(env.store, {
+        readStream: {
+          value: (stream: string, options?: Parameters<EventStore['readStream']>[1]) => {
+            const events = env.store.readStream(stream, options);
+            if (stream !== missionStreamName(root.id)) return events;
+            return (async function* () {
+              for await (const event of events) {
+                parentEventsRead += 1;
+                yield event;
+              }
+            })();
+          },
+        },
+      });
+      const manager = childSlotReleaseManager(env.store, clock.now, FAST_RETRY, new MissionLineage(counting));
+      const release = (child: ChildNode) =>
+        manager.perform({ key: child.id, payload: { parent_mission_id: root.id, child_mission_id: child.id, state: 'completed' }, attempt: 1 }, new AbortController().signal);
+
+      await release(children[0]!);
+      expect(parentEventsRead).toBe(31); // the first release folds the parent once: MissionCreated and 30 attachments
+      parentEventsRead = 0;
+      // Another writer attaches a child between two releases: the next release catches up with it (one event).
+      const late = await missions.child(root, entrySet(), { issueGrant: false });
+      for (const child of children.slice(1)) await release(child);
+      expect(parentEventsRead).toBe(1);
+
+      const parent = await missions.state(root.id);
+      expect(missionExists(parent) && [...parent.openChildren.keys()]).toEqual([late.id]);
+      expect(missionExists(parent) && [...parent.children.values()].filter((child) => child.terminal)).toHaveLength(30);
       expect((await verifyHashChain(env.store, missionStreamName(root.id))).ok).toBe(true);
     });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '@mission/event-store';
-import { AggregateCache, type AggregateState } from '@mission/es-kit';
+import { AggregateCache, type AggregateState, type CommandContext, type CommandResult, type HandleCommandOptions } from '@mission/es-kit';
 import { isMissionId, missionDecider, missionExists, missionStreamName, type Mission, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
 import { EVENT_STORE } from '@mission/platform';
 
@@ -26,6 +26,15 @@ export class MissionLineage {
   /** The mission's state and revision, read up to the stream's end now. */
   load(missionId: string): Promise<AggregateState<MissionState>> {
     return this.cache.load(missionStreamName(missionId));
+  }
+
+  /**
+   * `handleCommand` on the mission over its cached fold: caught up (only the events after the cached revision
+   * are read), decided, appended at that revision, retried on a concurrent writer, and the state after the
+   * append kept. For background work on parents with long histories (ADR 0080: a child's slot release).
+   */
+  handle(missionId: string, command: MissionCommand, context: CommandContext, options: HandleCommandOptions = {}): Promise<CommandResult<MissionState, MissionEvent>> {
+    return this.cache.handle(missionStreamName(missionId), command, context, options);
   }
 
   async mission(missionId: string): Promise<MissionState> {
