@@ -1,14 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '@mission/event-store';
-import { handleCommand } from '@mission/es-kit';
 import {
-  effectiveState, isTerminalMissionState, lifecycleResult, missionDecider, MissionNotActiveError, missionStreamName, nonceKey,
+  effectiveState, isTerminalMissionState, lifecycleResult, MissionNotActiveError, nonceKey,
   type LifecycleOperation, type Mission, type MissionLifecycleState,
 } from '@mission/issuer-domain';
 import { ProtocolError, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE } from '@mission/platform';
 import type { ClientRegistration } from '../../config/issuer-config.js';
 import { asProtocolErrors, protocolErrorOf } from '../../errors/domain-refusals.js';
 import { reportedState } from '../../lineage/lineage-report.js';
@@ -46,7 +43,6 @@ export class ChangeMissionLifecycle extends Command<LifecycleAnswer> {
 @CommandHandler(ChangeMissionLifecycle)
 export class ChangeMissionLifecycleHandler implements ICommandHandler<ChangeMissionLifecycle> {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly lineage: MissionLineage,
   ) {}
@@ -69,8 +65,10 @@ export class ChangeMissionLifecycleHandler implements ICommandHandler<ChangeMiss
       ...(nonce !== undefined ? { nonce } : {}),
     };
     const result = await asProtocolErrors(
-      () => handleCommand(
-        this.store, missionStreamName(mission.missionId), missionDecider, command,
+      // Over the lineage's cached fold (caught up, decided, appended at that revision): a parent with thousands
+      // of children is not read again from its start for each operation (ADR 0080).
+      () => this.lineage.handle(
+        mission.missionId, command,
         { correlationId: randomUUID(), causationId: `lifecycle:${nonce ?? randomUUID()}`, actor, now },
         { hashChain: true },
       ),
