@@ -31,7 +31,8 @@ export class MissionLineage {
   /**
    * `handleCommand` on the mission over its cached fold: caught up (only the events after the cached revision
    * are read), decided, appended at that revision, retried on a concurrent writer, and the state after the
-   * append kept. For background work on parents with long histories (ADR 0080: a child's slot release).
+   * append kept, so a parent with a long history is not read from its start for each decision (ADR 0080: lifecycle
+   * operations, a child's slot release).
    */
   handle(missionId: string, command: MissionCommand, context: CommandContext, options: HandleCommandOptions = {}): Promise<CommandResult<MissionState, MissionEvent>> {
     return this.cache.handle(missionStreamName(missionId), command, context, options);

@@ -1,6 +1,6 @@
 import type { Decider } from '@mission/decider';
-import { Map as PersistentMap, OrderedMap } from 'immutable';
 import { unknownCommand } from '@mission/decider';
+import { Map as PersistentMap, OrderedMap } from 'immutable';
 import { authorityHash, isAuthorityHash } from '../authority-set/authority-hash.js';
 import type { MissionIntent } from '../mission-intent/mission-intent.js';
 import { actorData, assertActor } from '../shared/actor.js';
