@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { EmbeddedEventStore, type EventData, type EventStore } from '@mission/event-store';
 import { AggregateCache, aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
 import { activeChildCount, missionDecider, missionExists, missionIdFromBytes, missionStreamName, type DetachChild, type MissionCommand, type MissionEvent, type MissionState } from '@mission/issuer-domain';
+import { cpuMs } from './cpu-time.js';
 
 const CHILDREN = [0, 1_000, 10_000];
 const COLD_FOLDS = 5;
@@ -73,7 +74,6 @@ async function seed(store: EventStore, missionId: string, children: number, open
   return openIds;
 }
 
-const cpuMs = (since: NodeJS.CpuUsage): number => { const used = process.cpuUsage(since); return (used.user + used.system) / 1000; };
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {

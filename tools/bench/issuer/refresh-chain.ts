@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { EmbeddedEventStore, type EventData, type EventStore } from '@mission/event-store';
 import { AggregateCache, aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
 import { grantDecider, grantIdFromBytes, grantStreamName, type GrantCommand, type GrantEvent, type GrantState } from '@mission/issuer-domain';
+import { cpuMs } from './cpu-time.js';
 
 const CHAINS = [0, 1_000, 100_000];
 const STEADY_REFRESHES = 200;
@@ -65,7 +66,6 @@ async function refresh(store: EventStore, cache: AggregateCache<GrantCommand, Gr
   return next;
 }
 
-const cpuMs = (since: NodeJS.CpuUsage): number => { const used = process.cpuUsage(since); return (used.user + used.system) / 1000; };
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-refresh-chain-'));
