@@ -1,6 +1,6 @@
-import type { EventStore, RecordedEvent } from '@mission/event-store';
-import { handleCommand, type CommandContext, type HandleCommandOptions, type ProcessManager, type ScheduledWork } from '@mission/es-kit';
-import { isTerminalMissionState, missionDecider, missionStreamName, type DetachChild, type MissionLifecycleState } from '@mission/issuer-domain';
+import type { RecordedEvent } from '@mission/event-store';
+import type { ProcessManager, ScheduledWork } from '@mission/es-kit';
+import { isTerminalMissionState, type DetachChild, type MissionLifecycleState } from '@mission/issuer-domain';
 import type { MissionLineage } from '../lineage/mission-lineage.js';
 import { terminalTransition } from './terminal-transition.js';
 
@@ -13,13 +13,11 @@ export const SLOT_RELEASE_ACTOR = { id: 'issuer:child-slot-release', role: 'syst
  * the parent is then terminal itself and can attach nothing any more. Idempotent: the parent decides
  * nothing for a child already detached.
  *
- * With `parents` (the service's MissionLineage), the parent is decided on over its cached fold, which reads only
- * what its stream got since: a long-lived parent with n children otherwise re-read its whole stream for each
- * child that ended — O(n) per slot release, O(n²) over the parent's life (ADR 0080).
+ * The parent is decided on over its cached fold (`parents`, the service's MissionLineage), which reads only what its
+ * stream got since: with a full read per release, a long-lived parent with n children re-read its whole stream for
+ * each child that ended — O(n) per slot release, O(n²) over the parent's life (ADR 0080).
  */
-export function childSlotReleaseManager(store: EventStore, clock: () => Date, retry: ProcessManager['retry'] = {}, parents?: Pick<MissionLineage, 'handle'>): ProcessManager {
-  const decideOnParent = (parentId: string, command: DetachChild, context: CommandContext, options: HandleCommandOptions): Promise<unknown> =>
-    parents !== undefined ? parents.handle(parentId, command, context, options) : handleCommand(store, missionStreamName(parentId), missionDecider, command, context, options);
+export function childSlotReleaseManager(parents: Pick<MissionLineage, 'handle'>, clock: () => Date, retry: ProcessManager['retry'] = {}): ProcessManager {
   return {
     name: 'child_slot_release',
     triggers: ['mission'],
@@ -47,7 +45,7 @@ export function childSlotReleaseManager(store: EventStore, clock: () => Date, re
       if (!isTerminalMissionState(state)) throw new Error(`work item ${work.key} names a non-terminal state ${state}`);
       const now = clock();
       const command: DetachChild = { type: 'DetachChild', childMissionId: childId, state, now };
-      await decideOnParent(
+      await parents.handle(
         parentId,
         command,
         {

@@ -46,7 +46,7 @@ export class ChildrenBackgroundWork implements OnModuleInit, OnApplicationShutdo
       new ProcessManagerRunner(runnerStore, missionCascadeManager(store, now, { logger: log, beforeCascade: async (parentId) => this.beforeCascade?.(parentId) }), {
         clock: now, logger: log, pollMs: CASCADE_POLL_MS, concurrency: CASCADE_CONCURRENCY,
       }),
-      new ProcessManagerRunner(runnerStore, childSlotReleaseManager(store, now, {}, lineage), { clock: now, logger: log }),
+      new ProcessManagerRunner(runnerStore, childSlotReleaseManager(lineage, now), { clock: now, logger: log }),
       new ProcessManagerRunner(runnerStore, childGrantLapseManager(store, now, { logger: log }), { clock: now, logger: log }),
     ];
   }

@@ -635,7 +635,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
       await missions.child(root, entrySet());
       await expect(missions.child(root, entrySet())).rejects.toBeInstanceOf(FanOutExceededError);
 
-      const manager = childSlotReleaseManager(env.store, clock.now, FAST_RETRY);
+      const manager = childSlotReleaseManager(new MissionLineage(env.store), clock.now, FAST_RETRY);
       await startRunner(manager);
       await missions.lifecycle(first.id, 'complete');
       await eventually(async () => (await eventsOf(env.store, missionStreamName(root.id))).some((event) => event.type === 'ChildMissionDetached'));
@@ -674,7 +674,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
           },
         },
       });
-      const manager = childSlotReleaseManager(env.store, clock.now, FAST_RETRY, new MissionLineage(counting));
+      const manager = childSlotReleaseManager(new MissionLineage(counting), clock.now, FAST_RETRY);
       const release = (child: ChildNode) =>
         manager.perform({ key: child.id, payload: { parent_mission_id: root.id, child_mission_id: child.id, state: 'completed' }, attempt: 1 }, new AbortController().signal);
 
@@ -693,7 +693,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
     });
 
     it('plans nothing for MissionCascaded (the parent is terminal already) or for a root mission', async () => {
-      const manager = childSlotReleaseManager(env.store, clock.now);
+      const manager = childSlotReleaseManager(new MissionLineage(env.store), clock.now);
       const event = (type: string, data: JsonObject): RecordedEvent => ({
         streamName: 'mission-x', revision: 1n, position: { commit: 1n, prepare: 1n }, id: 'evt-1', type, data, metadata: {}, created: new Date(),
       });
@@ -720,7 +720,7 @@ describe('Child Missions background work on the embedded store (spec child-missi
 
       const lapse = childGrantLapseManager(env.store, clock.now, { retry: FAST_RETRY });
       await startRunner(lapse);
-      await startRunner(childSlotReleaseManager(env.store, clock.now, FAST_RETRY));
+      await startRunner(childSlotReleaseManager(new MissionLineage(env.store), clock.now, FAST_RETRY));
       await sleep(200);
       expect((await missions.state(unredeemed.id)).lifecycle).toBe('active'); // not due before grant_expires_at
 
