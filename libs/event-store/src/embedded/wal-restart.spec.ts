@@ -127,14 +127,14 @@ describe('embedded store: the WAL starts again under steady writes (ADR 0071 add
             if (n % 250 === 0) {
               largest = Math.max(largest, statSync(`${path}-wal`).size);
               // This writer waits for the worker's checkpoint while the other seven go on writing: however slow the
-              // machine's fsync, checkpoints complete during the run (on CI the first one once came after the last row).
+              // machine's fsync, checkpoints complete during the run and not only after the last row.
               await store.checkpointer.request();
             }
           }
         }),
       );
       // Not `finishedOnStore > 0`: when every worker checkpoint happens to find the whole WAL copied (a machine where
-      // no commit lands while one runs: seen on CI), SQLite starts the WAL again by itself and nothing is left to
+      // no commit lands while one runs; a CI run once had no finishing at all), SQLite starts the WAL again by itself and nothing is left to
       // finish. The size is the rule; the finishing itself is staged deterministically in the first test.
       // 256 frames of 4 KiB are 1 MiB; without the restart the WAL passed 10 MiB on these 4,000 rows.
       expect(largest).toBeLessThan(4 * 2 ** 20);
