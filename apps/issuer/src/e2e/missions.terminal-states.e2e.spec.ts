@@ -14,7 +14,7 @@ import { startIssuer, testBaseUrl } from '../testing/run-issuer.js';
 /*
  * Spec 3.1, 3.2 (decision 0020) over HTTP: a terminal state, once reported, never changes on Mission
  * Status, introspection or /missions/tree — a cascaded child stays `cascaded` after its own `expires_at`;
- * only a projected `suspended` yields to the child's own expiry (missions.children.e2e.spec.ts), and a
+ * only a projected `suspended` yields to the child's own expiry (missions.children.status.e2e.spec.ts), and a
  * child whose own expiry came before its parent ended is `expired`. Children live a few seconds of real
  * time: the tests wait (by condition) for their `expires_at` to pass; nothing races a timer.
  */
