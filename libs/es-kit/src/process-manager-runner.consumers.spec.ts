@@ -1,10 +1,21 @@
-import { comparePositions, type CheckpointStore, type EventData, type EventStore, type Position, type RecordedEvent } from '@mission/event-store';
+import { comparePositions, MAX_STREAMS_PER_APPEND, type CheckpointStore, type EventData, type EventStore, type JsonObject, type Position, type RecordedEvent } from '@mission/event-store';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
 import { SCHEDULE_BATCH_STREAMS } from './work-schedule-batches.js';
 import { eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
 
 const reads = (n: number): EventData[] => Array.from({ length: n }, () => ({ type: 'MissionStatusRead', data: {} }));
+
+/** `count` one-event streams in stream order, appended `MAX_STREAMS_PER_APPEND` at a time (one commit each). */
+async function appendOnePerStream(store: EventStore, count: number, event: (i: number) => { streamName: string; type: string; data: JsonObject }): Promise<void> {
+  for (let start = 0; start < count; start += MAX_STREAMS_PER_APPEND) {
+    const appends = Array.from({ length: Math.min(MAX_STREAMS_PER_APPEND, count - start) }, (_, offset) => {
+      const { streamName, type, data } = event(start + offset);
+      return { streamName, events: [{ type, data }] };
+    });
+    await store.appendToStreams(appends);
+  }
+}
 
 describe('ProcessManagerRunner as a consumer under load (issue 15 item 2)', () => {
   let env: Awaited<ReturnType<typeof tempStore>>;
@@ -91,7 +102,9 @@ describe('ProcessManagerRunner as a consumer under load (issue 15 item 2)', () =
         return env.store.appendToStreams(appends);
       },
     });
-    for (let i = 0; i < 1_500; i++) await env.store.appendToStream(`mission-${i}`, [{ type: 'MissionTerminated', data: {} }]);
+    // Written in two commits, not 1,500 (each fsynced): the test is about the backlog, not append latency (a slow disk
+    // made the setup alone exceed the timeout).
+    await appendOnePerStream(env.store, 1_500, (i) => ({ streamName: `mission-${i}`, type: 'MissionTerminated', data: {} }));
     await env.store.appendToStream('mission-x', reads(3000));
     let plannedCount = 0;
     const runner = await start(store, {
@@ -111,7 +124,7 @@ describe('ProcessManagerRunner as a consumer under load (issue 15 item 2)', () =
 
   it('counts work events not yet in its index of open work as backlog too (a restart replaying a long history)', async () => {
     const manager: ProcessManager = { name: 'replayer', triggers: ['mission'], plan: () => [], perform: async () => undefined };
-    for (let i = 0; i < 1_200; i++) await env.store.appendToStream(`pm_replayer-${i}`, [{ type: 'WorkScheduled', data: { key: `${i}`, due_at: '9999-01-01T00:00:00.000Z', payload: {}, trigger: null } }]);
+    await appendOnePerStream(env.store, 1_200, (i) => ({ streamName: `pm_replayer-${i}`, type: 'WorkScheduled', data: { key: `${i}`, due_at: '9999-01-01T00:00:00.000Z', payload: {}, trigger: null } }));
     const runner = new ProcessManagerRunner(env.store, manager, { pollMs: 10 });
     // Not started: nothing of the work history is indexed yet.
     expect(await runner.backlog(1_000)).toBe(1_001);

@@ -118,9 +118,10 @@ describe('spec 3.1, 3.2 (decision 0020): a recorded or reported terminal state n
   it('spec 3.1: a child cascaded before its own expires_at is still cascaded after it; spec 3.2: one that expired before its parent ended is expired', async () => {
     const root = await obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });
     // Created, not redeemed (a redemption needs a whole second of mission left for its token).
-    expect((await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, lifetimeMs: 1_000 })).status).toBe(201);
+    expect((await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, lifetimeMs: 3_000 })).status).toBe(201);
     const earlyId = String((await events(root.tokens.mission_id)).find((event) => event.type === 'ChildMissionAttached')!.data['child_mission_id']);
-    const late = await child(root, 8_000);
+    // 3 s for the early child's expires_at (its /par must arrive before it), then 12 s for this one to outlive the revoke.
+    const late = await child(root, 12_000);
     const earlyExpiresAt = Date.parse(String((await events(earlyId)).find((event) => event.type === 'MissionCreated')!.data['expires_at']));
     await eventually(async () => Date.now() > earlyExpiresAt + 50);
     const revokedAt = await revoke(root);
@@ -139,7 +140,7 @@ describe('spec 3.1, 3.2 (decision 0020): a recorded or reported terminal state n
     expect(await status(root.tokens.mission_id)).toBe('revoked');
     expect((await terminalEvents(late.tokens.mission_id)).map((event) => event.type)).toEqual(['MissionCascaded']);
     expect((await terminalEvents(earlyId)).map((event) => event.type)).toEqual(['MissionExpired']);
-  });
+  }, 60_000);
 
   it('spec 3.1, 3.2: a cascade not yet recorded when the child\'s expires_at passes stays cascaded, and is recorded as cascaded (effective when the parent ended), never expired', async () => {
     const root = await obtainRootMission(service.listenUrl, { details: ROOT_DETAILS });

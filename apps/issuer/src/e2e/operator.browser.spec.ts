@@ -131,7 +131,7 @@ describe('issue 17: the issuer operator view in Chromium (ADR 0042)', () => {
     await lifecycle('demo-agent', revoked.tokens.mission_id, 'revoke');
     // Created, not redeemed (a redemption needs a whole second of mission left): it expires on its own.
     const before = new Set(Object.keys(await treeStates(root.tokens.mission_id)));
-    expect((await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, lifetimeMs: 1_000 })).status).toBe(201);
+    expect((await requestChild(service.listenUrl, root, { childActor: { sub: 'demo-subagent' }, details: LEAF_DETAILS, lifetimeMs: 3_000 })).status).toBe(201);
     expiredId = Object.keys(await treeStates(root.tokens.mission_id)).find((id) => !before.has(id))!;
     expect((await requestChild(service.listenUrl, root, { childActor: { sub: HOSTILE }, details: [{ type: 'mission_resource_access', resource: PAYMENTS, actions: ['pay'] }] })).status).toBe(400);
     await eventually(async () => (await treeStates(root.tokens.mission_id))[expiredId] === 'expired');

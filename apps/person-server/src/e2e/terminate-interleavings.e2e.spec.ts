@@ -105,7 +105,9 @@ describe('terminate × identical repeat (spec 4.2 rule 2: the original result, n
 
 describe('terminate × expiry (spec 3 rule 2: first committed transition wins; the loser observes an idempotent outcome)', () => {
   it('spec 3 rule 2, 4.2 rule 2: the expiry commits while A is held after its claim → A answers expired; its repeat returns the same bytes', async () => {
-    const m = await mission(new Date(Date.now() + 1_500).toISOString());
+    // A 4 s lead, as the other expiry tests: approval refuses an expires_at already past, and the proposal and approval
+    // come first.
+    const m = await mission(new Date(Date.now() + 4_000).toISOString());
     const body = t.ps.terminateBody(m);
     const a = await heldAt('claimed', body);
     // The expiry process manager records the expiry (attributed to the PS scheduler) while A is held.
