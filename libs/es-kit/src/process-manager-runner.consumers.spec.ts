@@ -1,21 +1,10 @@
-import { comparePositions, MAX_STREAMS_PER_APPEND, type CheckpointStore, type EventData, type EventStore, type JsonObject, type Position, type RecordedEvent } from '@mission/event-store';
+import { comparePositions, type CheckpointStore, type EventData, type EventStore, type Position, type RecordedEvent } from '@mission/event-store';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
 import { SCHEDULE_BATCH_STREAMS } from './work-schedule-batches.js';
-import { eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
+import { appendOnePerStream, eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
 
 const reads = (n: number): EventData[] => Array.from({ length: n }, () => ({ type: 'MissionStatusRead', data: {} }));
-
-/** `count` one-event streams in stream order, appended `MAX_STREAMS_PER_APPEND` at a time (one commit each). */
-async function appendOnePerStream(store: EventStore, count: number, event: (i: number) => { streamName: string; type: string; data: JsonObject }): Promise<void> {
-  for (let start = 0; start < count; start += MAX_STREAMS_PER_APPEND) {
-    const appends = Array.from({ length: Math.min(MAX_STREAMS_PER_APPEND, count - start) }, (_, offset) => {
-      const { streamName, type, data } = event(start + offset);
-      return { streamName, events: [{ type, data }] };
-    });
-    await store.appendToStreams(appends);
-  }
-}
 
 describe('ProcessManagerRunner as a consumer under load (issue 15 item 2)', () => {
   let env: Awaited<ReturnType<typeof tempStore>>;

@@ -1,4 +1,4 @@
-import type { EventStore } from '@mission/event-store';
+import { MAX_STREAMS_PER_APPEND, type EventStore, type JsonObject } from '@mission/event-store';
 import { openTempEmbeddedStore, type TempEmbeddedStore } from '@mission/event-store/testing';
 import type { CommandContext } from './event-metadata.js';
 
@@ -40,4 +40,18 @@ export function storeWith(store: EventStore, replaced: Partial<EventStore>): Eve
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * `count` one-event streams in stream order, appended `MAX_STREAMS_PER_APPEND` at a time: one commit each, so that
+ * seeding a backlog does not cost an fsync per stream.
+ */
+export async function appendOnePerStream(store: EventStore, count: number, event: (i: number) => { streamName: string; type: string; data: JsonObject }): Promise<void> {
+  for (let start = 0; start < count; start += MAX_STREAMS_PER_APPEND) {
+    const appends = Array.from({ length: Math.min(MAX_STREAMS_PER_APPEND, count - start) }, (_, offset) => {
+      const { streamName, type, data } = event(start + offset);
+      return { streamName, events: [{ type, data }] };
+    });
+    await store.appendToStreams(appends);
+  }
 }

@@ -1,7 +1,7 @@
 import { comparePositions, EventStoreUnavailableError, type EventStore, type Position, type RecordedEvent, type StreamAppend } from '@mission/event-store';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
-import { eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
+import { appendOnePerStream, eventually, gate, storeWith, tempStore } from './testing-store.spec-helper.js';
 import { SCHEDULE_BATCH_STREAMS, WorkScheduleBatches } from './work-schedule-batches.js';
 
 const isScheduling = (appends: readonly StreamAppend[]): boolean => appends.some((append) => append.streamName.startsWith('pm_'));
@@ -22,7 +22,7 @@ async function scheduledCounts(store: EventStore): Promise<Map<string, number>> 
 }
 
 const terminate = (store: EventStore, missions: number, from = 0) =>
-  store.appendToStreams(Array.from({ length: missions }, (_, i) => ({ streamName: `mission-${from + i}`, events: [{ type: 'MissionTerminated', data: {} }] })));
+  appendOnePerStream(store, missions, (i) => ({ streamName: `mission-${from + i}`, type: 'MissionTerminated', data: {} }));
 
 describe('ProcessManagerRunner schedules work in batches (issue 15 item 6)', () => {
   let env: Awaited<ReturnType<typeof tempStore>>;
