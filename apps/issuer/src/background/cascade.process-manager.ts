@@ -220,8 +220,7 @@ class OpenChildrenMemo {
   remember(streamName: string, after: { state: MissionState; revision: bigint | 'no_stream' }): RememberedChildren | undefined {
     const { state, revision } = after;
     if (revision === 'no_stream' || !missionExists(state)) return undefined;
-    const open: string[] = [];
-    for (const childId of state.openChildren.keys()) open.push(childId);
+    const open = [...state.openChildren.keys()];
     if (open.length === 0) return undefined;
     const entry = { revision, state: state.lifecycle, terminalAt: terminalSince(state, state.updatedAt), open };
     this.set(streamName, entry);
