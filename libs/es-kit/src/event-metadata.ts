@@ -1,7 +1,7 @@
 import type { JsonObject } from '@mission/event-store';
 
 import type { Actor } from '@mission/decider';
-import { currentRequestTrace, traceMetadata, type RequestTrace } from './trace/request-trace.js';
+import { traceMetadata, type RequestTrace } from './trace/request-trace.js';
 
 export type { Actor } from '@mission/decider';
 
@@ -14,10 +14,10 @@ export interface CommandContext {
   /** From the injected clock, never from inside a decider. */
   readonly now: Date;
   /**
-   * The request (or process-manager work) this command runs for. Unset: the trace current where the
-   * metadata is built. Code that builds metadata away from the caller (group commit) captures it first.
+   * The request (or process-manager work) this command runs for (ADR 0050); its ids go into every event's
+   * metadata. Handed down explicitly from the controller or the work item (ADR 0082); unset: none.
    */
-  readonly trace?: RequestTrace;
+  readonly trace?: RequestTrace | undefined;
 }
 
 export interface EventMetadata extends JsonObject {
@@ -34,13 +34,6 @@ export function metadataFor(context: CommandContext): EventMetadata {
     causation_id: context.causationId,
     actor: { id: context.actor.id, role: context.actor.role },
     occurred_at: context.now.toISOString(),
-    ...traceMetadata(context.trace ?? currentRequestTrace()),
+    ...traceMetadata(context.trace),
   };
-}
-
-/** The context with the current request trace pinned, for work that builds its metadata later or elsewhere. */
-export function withCurrentTrace(context: CommandContext): CommandContext {
-  if (context.trace !== undefined) return context;
-  const trace = currentRequestTrace();
-  return trace === undefined ? context : { ...context, trace };
 }

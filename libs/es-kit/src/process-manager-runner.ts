@@ -3,13 +3,12 @@ import { hostname } from 'node:os';
 import { WrongExpectedRevisionError, type AllFilter, type EventStore, type JsonObject, type Position, type RecordedEvent } from '@mission/event-store';
 import { handleCommand } from './handle-command.js';
 import type { CommandContext } from './event-metadata.js';
-import { runWithRequestTrace } from './trace/request-trace.js';
 import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { TriggerCheckpoint } from './trigger-checkpoint.js';
 import { countBacklog } from './process-manager-backlog.js';
 import { recordWorkResult, scheduleWork, type WorkCommand } from './work-commands.js';
-import { dueTime, NO_TRACE, processManagerContext } from './work-timing.js';
+import { dueTime, processManagerContext } from './work-timing.js';
 import { OpenWorkIndex } from './open-work-index.js';
 import { scheduleAppend, WorkScheduleBatches } from './work-schedule-batches.js';
 import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkState } from './work-item.decider.js';
@@ -97,8 +96,8 @@ export class ProcessManagerRunner {
     const work = this.store.subscribeToAll({ filter: { streamCategories: [this.workCategory] } });
     this.subscriptions = [triggers, work];
     // The loops start outside any request (start may be called while one runs, e.g. in tests).
-    this.loops = runWithRequestTrace(NO_TRACE, () => [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))]);
-    this.timer = runWithRequestTrace(NO_TRACE, () => setInterval(() => this.runDueWork(), this.options.pollMs ?? 200));
+    this.loops = [this.guard('triggers', this.followTriggers(triggers)), this.guard('work index', this.followWork(work))];
+    this.timer = setInterval(() => this.runDueWork(), this.options.pollMs ?? 200);
     this.timer.unref();
   }
 
@@ -259,14 +258,12 @@ export class ProcessManagerRunner {
     }
     const state = claimed.state;
     if (state.status !== 'claimed') return;
-    const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts };
+    // In the trace of the request that caused the work: its events and outgoing calls carry it (ADR 0050).
+    const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts, trace: this.open.traceOf(stream) };
     let failure: unknown;
     const signal = AbortSignal.any([AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))), this.stopSignal.signal]);
-    const trace = this.open.traceOf(stream);
     try {
-      // In the trace of the request that caused the work: its events and outgoing calls carry it (ADR 0050).
-      // Work without a trace runs in an explicitly empty one: never in whatever request last woke the loop.
-      await runWithRequestTrace(trace ?? NO_TRACE, () => this.manager.perform(item, signal));
+      await this.manager.perform(item, signal);
     } catch (error) {
       failure = error ?? new Error('work failed');
     }

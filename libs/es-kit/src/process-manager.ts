@@ -1,4 +1,5 @@
 import type { JsonObject, RecordedEvent } from '@mission/event-store';
+import type { RequestTrace } from './trace/request-trace.js';
 
 export interface ScheduledWork {
   /** Unique per unit of work (include the trigger's id): planning the same key twice schedules it once. */
@@ -11,6 +12,11 @@ export interface WorkItem {
   readonly key: string;
   readonly payload: JsonObject;
   readonly attempt: number;
+  /**
+   * The request that caused the work (ADR 0050), for the contexts of its commands and its outgoing calls;
+   * undefined for work no request caused — never whatever request last woke the loop (ADR 0082).
+   */
+  readonly trace?: RequestTrace | undefined;
 }
 
 export interface RetryPolicy {

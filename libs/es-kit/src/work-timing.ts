@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@mission/event-store';
 import type { CommandContext } from './event-metadata.js';
-import { traceFromMetadata, type RequestTrace } from './trace/request-trace.js';
+import { traceFromMetadata } from './trace/request-trace.js';
 import type { WorkState } from './work-item.decider.js';
 
 /** When open work becomes due (pending) or claimable again (lease ran out); never for finished work. */
@@ -11,17 +11,14 @@ export function dueTime(state: WorkState): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** The trace of work that no request caused: explicitly empty, never whatever request last woke a loop (ADR 0050). */
-export const NO_TRACE: RequestTrace = {};
-
 /**
  * The context of a process manager's own commands: caused by its trigger event when there is one, and in its
- * trigger's request trace — never the ambient one: a loop woken by a request's append would otherwise stamp
- * that request on this work.
+ * trigger's request trace (ADR 0050), taken from the trigger itself: a loop woken by a request's append never
+ * stamps that request on this work.
  */
 export function processManagerContext(name: string, now: Date, trigger?: RecordedEvent): CommandContext {
   return {
-    trace: (trigger === undefined ? undefined : traceFromMetadata(trigger.metadata)) ?? NO_TRACE,
+    trace: trigger === undefined ? undefined : traceFromMetadata(trigger.metadata),
     // A fresh id only when the trigger carries none; randomUUID draws from a cached pool (randomBytes asked the
     // kernel once per trigger: ≈ 50 ms of a first start planning 3,000 missions).
     correlationId: typeof trigger?.metadata['correlation_id'] === 'string' ? trigger.metadata['correlation_id'] : randomUUID().replaceAll('-', ''),

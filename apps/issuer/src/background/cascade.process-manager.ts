@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '@mission/event-store';
 import {
-  aggregateStream, completeAppend, handleCommand, prepareAppend, type CommandContext, type PreparedAppend, type ProcessManager, type ScheduledWork,
+  aggregateStream, completeAppend, handleCommand, prepareAppend, type CommandContext, type PreparedAppend, type ProcessManager, type RequestTrace, type ScheduledWork,
 } from '@mission/es-kit';
 import {
   isTerminalMissionState,
@@ -32,6 +32,8 @@ const MAX_CONTINUATIONS = 64;
 interface CascadeIds {
   readonly correlationId: string;
   readonly causationId: string;
+  /** The request that ended the root (ADR 0050), carried to every generation, continuations included. */
+  readonly trace: RequestTrace | undefined;
 }
 
 interface RememberedChildren {
@@ -140,7 +142,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
           // The grandchildren's MissionCascaded are caused by this child's, as they would be through its work item.
           const cascadedEventId = prepared.events[prepared.events.length - 1]?.id;
           if (remembered !== undefined && missionExists(after.state) && cascadedEventId !== undefined) {
-            continueWith(after.state.missionId, remembered, { correlationId: ids.correlationId, causationId: cascadedEventId });
+            continueWith(after.state.missionId, remembered, { correlationId: ids.correlationId, causationId: cascadedEventId, trace: ids.trace });
           }
           continue;
         }
@@ -198,7 +200,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       if (!isTerminalMissionState(parentState) || terminalAt === undefined) throw new Error(`mission ${parentId} is ${parentState}, not terminal: nothing to cascade`);
       const correlationId = typeof work.payload['correlation_id'] === 'string' ? work.payload['correlation_id'] : `cascade:${parentId}`;
       const causationId = typeof work.payload['trigger_event_id'] === 'string' ? work.payload['trigger_event_id'] : `pm_mission_cascade-${parentId}`;
-      await cascadeChildren({ id: parentId, state: parentState, terminalAt }, open, { correlationId, causationId }, signal);
+      await cascadeChildren({ id: parentId, state: parentState, terminalAt }, open, { correlationId, causationId, trace: work.trace }, signal);
     },
     retry: { maxAttempts: 50, initialDelayMs: 200, maxDelayMs: 30_000, leaseMs: 60_000, ...options.retry },
   };

@@ -55,6 +55,7 @@ export function childGrantLapseManager(store: EventStore, clock: () => Date, opt
         causationId: `pm_child_grant_lapse-${childId}`,
         actor: GRANT_LAPSE_ACTOR,
         now,
+        trace: work.trace,
       });
 
       let now = clock();

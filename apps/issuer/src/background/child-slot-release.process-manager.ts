@@ -53,6 +53,7 @@ export function childSlotReleaseManager(parents: Pick<MissionLineage, 'handle'>,
           causationId: typeof work.payload['trigger_event_id'] === 'string' ? work.payload['trigger_event_id'] : `pm_child_slot_release-${childId}`,
           actor: SLOT_RELEASE_ACTOR,
           now,
+          trace: work.trace,
         },
         { hashChain: true, maxAttempts: 10 },
       );

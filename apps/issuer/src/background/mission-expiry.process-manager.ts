@@ -38,7 +38,7 @@ export function missionExpiryManager(store: EventStore, clock: () => Date, linea
         missionStreamName(missionId),
         missionDecider,
         await expiryCommand(lineage, missionId, now),
-        { correlationId: `expiry:${missionId}`, causationId: `pm_mission_expiry-${missionId}`, actor: SYSTEM, now },
+        { correlationId: `expiry:${missionId}`, causationId: `pm_mission_expiry-${missionId}`, actor: SYSTEM, now, trace: work.trace },
         { hashChain: true },
       );
     },

@@ -4,7 +4,7 @@ import type { FastifyReply as Response } from 'fastify';
 import type { RawBodyRequest as Request } from '@mission/platform';
 import { requestUriFor, type AuthorizationRequest } from '@mission/issuer-domain';
 import { InvalidRequestError } from '@mission/issuer-oauth';
-import { SERVICE_CONFIG } from '@mission/platform';
+import { requestTraceOf, SERVICE_CONFIG } from '@mission/platform';
 import { ClientRegistry } from '../clients/client-registry.js';
 import type { ClientRegistration, IssuerConfig } from '../config/issuer-config.js';
 import { CONSENT_PAGE_HEADERS, renderConsentPage } from '../consent/consent-page.js';
@@ -49,7 +49,7 @@ export class AuthorizeController {
     const { client, pending } = await this.pendingRequest(form);
     if (client.approval_policy === 'auto') {
       // DESIGN 2.2: the client's registered approval policy approves without user interaction.
-      return redirect(response, await this.commands.execute(new DecideAuthorizationRequest(pending, { id: client.client_id, role: 'approval_policy' }, { approve: true })));
+      return redirect(response, await this.commands.execute(new DecideAuthorizationRequest(pending, { id: client.client_id, role: 'approval_policy' }, { approve: true }, requestTraceOf(request))));
     }
     const csrfToken = newCsrfToken();
     response.header('Set-Cookie', setCsrfCookie(this.cookie, csrfToken));
@@ -71,7 +71,7 @@ export class AuthorizeController {
     if (!authenticated) return this.consentPage(response, 401, pending, csrfToken, WRONG_LOGIN);
     const actor = { id: person, role: 'person' };
     const outcome = await this.commands.execute(
-      new DecideAuthorizationRequest(pending, actor, decision === 'approve' ? { approve: true } : { approve: false, reason: 'declined on the consent page' }),
+      new DecideAuthorizationRequest(pending, actor, decision === 'approve' ? { approve: true } : { approve: false, reason: 'declined on the consent page' }, requestTraceOf(request)),
     );
     response.header('Set-Cookie', clearCsrfCookie(this.cookie));
     redirect(response, outcome);

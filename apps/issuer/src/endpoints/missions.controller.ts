@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '@mission/platform';
+import { requestTraceOf, type RawBodyRequest as Request } from '@mission/platform';
 import type { LifecycleOperation } from '@mission/issuer-domain';
 import { ProtocolError } from '@mission/issuer-oauth';
 import { checkedFormParameters, formParameters } from '../http/form-parameters.js';
@@ -33,7 +33,7 @@ export class MissionsController {
     // DESIGN 2.1: the named mission is checked first (unknown, malformed and foreign all 404 alike), so a
     // refusal of the request's shape is carried to the handler, which raises it after that check.
     const answer = await this.commands.execute(
-      new ChangeMissionLifecycle(client, missionId, lifecycleRequest(checkedFormParameters(LifecycleForm, form)), checkedFormParameters(LifecycleReasonForm, form)),
+      new ChangeMissionLifecycle(client, missionId, lifecycleRequest(checkedFormParameters(LifecycleForm, form)), checkedFormParameters(LifecycleReasonForm, form), requestTraceOf(request)),
     );
     response.header('Cache-Control', 'no-store');
     return { ...answer };

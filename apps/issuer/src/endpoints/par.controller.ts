@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { SERVICE_CONFIG, type RawBodyRequest as Request } from '@mission/platform';
+import { requestTraceOf, SERVICE_CONFIG, type RawBodyRequest as Request } from '@mission/platform';
 import type { FastifyReply as Response } from 'fastify';
 import { assertCodeChallenge, type Clock } from '@mission/issuer-oauth';
 import { formOf } from '../http/oauth-form.js';
@@ -56,7 +56,7 @@ export class ParController {
       clientId: client.client_id, redirectUri, codeChallenge: codeChallenge!, codeChallengeMethod: 'S256', authoritySet, intent,
       ...(state !== undefined ? { state } : {}),
       ...(binding !== undefined ? { dpopJkt: binding } : {}),
-    }));
+    }, requestTraceOf(request)));
     response.header('Cache-Control', 'no-store');
     return { request_uri: pushed.requestUri, expires_in: pushed.expiresIn };
   }
@@ -75,7 +75,7 @@ export class ParController {
     const cascadeMode = cascadeModeOf(form, this.config.child_missions);
     // DESIGN 2.2, 2.4: the parent grant comes with a proof of the key it is bound to (htm POST, htu /par, ath = hash of parent_token).
     const proof = await this.oauth.verifyDpop(request, '/par', parentToken);
-    const created = await this.commands.execute(new CreateChildMission({ client, claimedParent, parentToken, childActor, intent, authoritySet, cascadeMode, proof }));
+    const created = await this.commands.execute(new CreateChildMission({ client, claimedParent, parentToken, childActor, intent, authoritySet, cascadeMode, proof, trace: requestTraceOf(request) }));
     response.header('Cache-Control', 'no-store');
     return { request_uri: created.requestUri, expires_in: created.expiresIn };
   }

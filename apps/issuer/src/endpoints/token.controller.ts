@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response } from 'fastify';
-import type { RawBodyRequest as Request } from '@mission/platform';
+import { requestTraceOf, type RawBodyRequest as Request } from '@mission/platform';
 import { formOf } from '../http/oauth-form.js';
 import { formParameters } from '../http/form-parameters.js';
 import { IssuerOAuth } from '../oauth/issuer-oauth.service.js';
@@ -39,19 +39,19 @@ export class TokenController {
       // RFC 9449 §5 / DESIGN 2.2: every token is DPoP-bound, so the proof is required (checked last among syntax: it burns its jti).
       const proof = await this.oauth.verifyDpop(request, '/token');
       response.headers(NO_STORE);
-      return this.commands.execute(new RedeemAuthorizationCode(client, code!, redirectUri!, codeVerifier, proof));
+      return this.commands.execute(new RedeemAuthorizationCode(client, code!, redirectUri!, codeVerifier, proof, requestTraceOf(request)));
     }
     if (grantType === CHILD_CREATION_GRANT_TYPE) {
       // DESIGN 2.4: the child actor redeems the request_uri with its own key.
       const grantToken = childGrantTokenOf(form);
       const proof = await this.oauth.verifyDpop(request, '/token');
       response.headers(NO_STORE);
-      return this.commands.execute(new RedeemChildGrant(client, grantToken, proof));
+      return this.commands.execute(new RedeemChildGrant(client, grantToken, proof, requestTraceOf(request)));
     }
     const { refresh_token: refreshToken } = formParameters(RefreshTokenForm, form);
     const proof = await this.oauth.verifyDpop(request, '/token');
     response.headers(NO_STORE);
-    return this.commands.execute(new RefreshTokens(client, refreshToken!, proof));
+    return this.commands.execute(new RefreshTokens(client, refreshToken!, proof, requestTraceOf(request)));
   }
 
   @Post('revoke')
@@ -63,7 +63,7 @@ export class TokenController {
     const { client } = await this.oauth.authenticate(form, request);
     const { token, token_type_hint: hint } = formParameters(RevocationForm, form);
     refuseAccessToken(token!, hint);
-    await this.commands.execute(new RevokeToken(client, token!));
+    await this.commands.execute(new RevokeToken(client, token!, requestTraceOf(request)));
     response.headers(NO_STORE);
     return {};
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
-import { AggregateCache, type CommandContext } from '@mission/es-kit';
+import { AggregateCache, type CommandContext, type RequestTrace } from '@mission/es-kit';
 import {
   grantDecider, grantStreamName, grantTokenFromBytes, missionErrorCode, missionExists, throwIfGrantRefused,
   type Actor, type Grant, type GrantCommand, type GrantEvent, type GrantState, type Mission, type ParentLink,
@@ -73,18 +73,19 @@ export class TokenIssuance {
   }
 
   // Single use: the decider's events are appended at the revision it decided on (handleCommand); reuse commits the revocation, then refuses.
-  async decide(grantId: string, client: ClientRegistration, command: GrantCommand): Promise<Grant> {
+  async decide(grantId: string, client: ClientRegistration, command: GrantCommand, trace: RequestTrace | undefined): Promise<Grant> {
     return asProtocolErrors(async () => {
-      const result = await this.grants.handle(grantStreamName(grantId), command, this.context(client, `token:${grantId}`));
+      const result = await this.grants.handle(grantStreamName(grantId), command, this.context(client, `token:${grantId}`, trace));
       throwIfGrantRefused(result.newEvents);
       if (result.state.status === 'none') throw new InvalidGrantError('the grant is unknown');
       return result.state;
     });
   }
 
-  context(client: ClientRegistration, causationId: string): CommandContext {
+  /** The context of the client's command, in the request it runs for (ADR 0050). */
+  context(client: ClientRegistration, causationId: string, trace: RequestTrace | undefined): CommandContext {
     const actor: Actor = { id: client.client_id, role: 'client' };
-    return { correlationId: randomUUID(), causationId, actor, now: this.clock.now() };
+    return { correlationId: randomUUID(), causationId, actor, now: this.clock.now(), trace };
   }
 
   /** A fresh refresh token for the grant when the client is registered for `refresh_token`. */

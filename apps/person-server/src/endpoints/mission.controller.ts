@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply as Response, FastifyRequest as Request } from 'fastify';
-import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
+import { requestTraceOf, SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { Caller, SignedRequestGuard } from '../auth/signed-request.guard.js';
 import { ProblemFilter } from '../errors/problem.filter.js';
 import { jsonShape } from '../http/json-shape.js';
@@ -50,7 +50,7 @@ export class MissionController {
       response.status(200);
       return answer;
     }
-    const pendingId = await this.commands.execute(new ProposeMission(caller, body));
+    const pendingId = await this.commands.execute(new ProposeMission(caller, body, requestTraceOf(request)));
     response.status(202);
     response.header('Location', `${this.settings.baseUrl}/mission/pending/${pendingId}`);
     response.header('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
@@ -59,9 +59,9 @@ export class MissionController {
 
   @Get('pending/:id')
   @PendingProposalOperation()
-  async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Res({ passthrough: true }) response: Response): Promise<unknown> {
+  async pending(@Caller() caller: AuthenticatedCaller, @Param('id') id: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.header('Cache-Control', 'no-store');
-    const result = await this.queries.execute(new PollProposal(caller, id));
+    const result = await this.queries.execute(new PollProposal(caller, id, requestTraceOf(request)));
     switch (result.status) {
       case 'pending':
         response.status(202).header('Retry-After', String(PENDING_RETRY_AFTER_SECONDS));
@@ -79,7 +79,7 @@ export class MissionController {
   @ApprovalsOperation()
   async approvals(@Caller() caller: AuthenticatedCaller, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<unknown> {
     response.header('Cache-Control', 'no-store');
-    const answer = await this.commands.execute(new DecideProposal(caller, strictJsonBody(request)));
+    const answer = await this.commands.execute(new DecideProposal(caller, strictJsonBody(request), requestTraceOf(request)));
     response.status(200);
     return answer;
   }

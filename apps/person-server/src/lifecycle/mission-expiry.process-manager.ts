@@ -53,7 +53,7 @@ export function missionExpiryManager(
       const result = await missionLog.execute(
         s256,
         { type: 'ApplyMissionExpiry', now, trackedTokens },
-        { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now },
+        { correlationId: `expiry:${s256}`, causationId: `pm_ps_mission_expiry-${s256}`, actor: PS_SCHEDULER, now, trace: work.trace },
       );
       // Never complete the work while the mission is still active: retry once the clock reaches expires_at.
       if (missionExists(result.state) && result.state.status === 'active') throw new ExpiryNotYetDueError();

@@ -1,5 +1,6 @@
 import { KeyObject } from 'node:crypto';
 import { contentDigest, signRequest } from '@mission/http-signatures';
+import type { RequestTrace } from '@mission/es-kit';
 import { withOutgoingTrace, type SigningKeys } from '@mission/platform';
 import type { RevocationFailure, TokenIdentity } from '@mission/ps-domain';
 
@@ -31,7 +32,7 @@ export class RevocationClient {
     this.signatureKey = `sig=jwks_uri;id="${options.issuer}";dwk="aauth-person.json";kid="${options.keys.kid}"`;
   }
 
-  async revoke(endpoint: string, token: TokenIdentity, signal?: AbortSignal): Promise<RevocationAnswer> {
+  async revoke(endpoint: string, token: TokenIdentity, signal?: AbortSignal, trace?: RequestTrace): Promise<RevocationAnswer> {
     const body = Buffer.from(JSON.stringify({ iss: token.iss, jti: token.jti }), 'utf8');
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -51,7 +52,7 @@ export class RevocationClient {
     );
     // The call is a client span of the terminate request that caused it, and carries its `traceparent` (ADR 0050);
     // trace headers are not signed: a proxy may rewrite them without breaking the signature.
-    return withOutgoingTrace('POST revocation_endpoint', endpoint, async (traceHeaders) => {
+    return withOutgoingTrace(trace, 'POST revocation_endpoint', endpoint, async (traceHeaders) => {
       const answer = await this.send(endpoint, { ...headers, ...traceHeaders, 'signature-input': signed['signature-input'], signature: signed.signature }, body, signal);
       return { result: answer, ...(answer.httpStatus !== undefined ? { status: answer.httpStatus } : {}) };
     });

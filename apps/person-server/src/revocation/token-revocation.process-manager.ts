@@ -36,7 +36,7 @@ export function tokenRevocationManager(revocations: TokenRevocations, settings: 
     async perform(work, signal) {
       const s256 = work.payload['mission_s256'];
       if (typeof s256 !== 'string') return;
-      const { remaining } = await revocations.round(s256, { lastRound: work.attempt >= settings.max_attempts, signal });
+      const { remaining } = await revocations.round(s256, { lastRound: work.attempt >= settings.max_attempts, signal, trace: work.trace });
       if (remaining > 0) throw new Error(`${remaining} tracked tokens are not yet confirmed revoked`);
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandContext } from '@mission/es-kit';
+import type { CommandContext, RequestTrace } from '@mission/es-kit';
 import {
   isExpired,
   revocationCandidates,
@@ -42,8 +42,8 @@ export class TokenRevocations {
     private readonly clock: Clock,
   ) {}
 
-  async round(missionS256: string, options: { readonly lastRound: boolean; readonly signal?: AbortSignal }): Promise<RevocationRoundResult> {
-    const context = this.context(missionS256);
+  async round(missionS256: string, options: { readonly lastRound: boolean; readonly signal?: AbortSignal; readonly trace?: RequestTrace | undefined }): Promise<RevocationRoundResult> {
+    const context = this.context(missionS256, options.trace);
     let state = await this.ledger.state(missionS256);
     await this.closeExpired(missionS256, state, context);
     const candidates = revocationCandidates(state, this.clock.now());
@@ -57,7 +57,7 @@ export class TokenRevocations {
         const { newEvents } = await this.ledger.execute(missionS256, { type: 'RecordRevocationAttempts', tokens: [{ iss, jti }], now: this.clock.now() }, context);
         const attempt = newEvents[0]?.data as TokenRevocationAttemptedData | undefined;
         if (attempt === undefined) continue; // confirmed, stopped or expired meanwhile
-        const result = await this.call(attempt, options.signal);
+        const result = await this.call(attempt, options.signal, options.trace);
         await this.ledger.execute(missionS256, { type: 'RecordRevocationResults', results: [result], now: this.clock.now() }, context);
       }
     };
@@ -93,11 +93,11 @@ export class TokenRevocations {
     return tokenResidual(await this.ledger.state(missionS256), this.clock.now(), { untrackedAccessModes });
   }
 
-  private async call(attempt: TokenRevocationAttemptedData, signal?: AbortSignal): Promise<RevocationResult> {
+  private async call(attempt: TokenRevocationAttemptedData, signal: AbortSignal | undefined, trace: RequestTrace | undefined): Promise<RevocationResult> {
     const base = { iss: attempt.iss, jti: attempt.jti, attempt: attempt.attempt };
     if (attempt.endpoint === undefined) return { ...base, outcome: 'no_endpoint' };
     await this.limiter.acquire(attempt.endpoint);
-    const answer = await this.client.revoke(attempt.endpoint, attempt, signal);
+    const answer = await this.client.revoke(attempt.endpoint, attempt, signal, trace);
     return { ...base, outcome: answer.outcome, ...(answer.httpStatus !== undefined ? { httpStatus: answer.httpStatus } : {}) };
   }
 
@@ -111,8 +111,9 @@ export class TokenRevocations {
     for (let start = 0; start < tokens.length; start += BATCH) await work(tokens.slice(start, start + BATCH).map(({ iss, jti }) => ({ iss, jti })));
   }
 
-  private context(missionS256: string): CommandContext {
-    return { correlationId: randomUUID(), causationId: `revocation:${missionS256}`, actor: { id: 'ps-revocation', role: 'system' }, now: this.clock.now() };
+  /** In the trace of the terminate that caused the revocation (ADR 0050), handed down with the work item. */
+  private context(missionS256: string, trace: RequestTrace | undefined): CommandContext {
+    return { correlationId: randomUUID(), causationId: `revocation:${missionS256}`, actor: { id: 'ps-revocation', role: 'system' }, now: this.clock.now(), trace };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '@mission/decider';
 import { WrongExpectedRevisionError, type EventData, type EventStore } from '@mission/event-store';
-import { KeyedMutex, prepareAppend, withCurrentTrace, type AggregateState, type CommandContext } from '@mission/es-kit';
+import { KeyedMutex, prepareAppend, type AggregateState, type CommandContext } from '@mission/es-kit';
 
 const MAX_CONFLICT_RETRIES = 50;
 /** Commands decided and appended together at most (one append, one transaction). */
@@ -83,10 +83,9 @@ export class GroupCommitStream<Command, Event extends DomainEvent, State> {
   }
 
   /** Decides `command` on the current state and appends its events at the revision it was decided on. */
-  execute(key: string, command: Command, untracedContext: CommandContext): Promise<GroupCommitResult<Event, State>> {
-    // The group is decided in whichever caller's async context started the drain: each command's own request
-    // trace is pinned now, or its events would carry the trace of another request in the group (ADR 0050).
-    const context = withCurrentTrace(untracedContext);
+  execute(key: string, command: Command, context: CommandContext): Promise<GroupCommitResult<Event, State>> {
+    // Each command keeps its own context (and request trace, ADR 0050) in the queue: the group is appended by
+    // whichever caller started the drain, and every event still carries the trace of the request that asked for it.
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(key);
       if (queue !== undefined) {

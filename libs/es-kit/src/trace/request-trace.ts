@@ -1,10 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JsonObject } from '@mission/event-store';
 
 /**
  * What ties an HTTP request to everything it causes (ADR 0050): the request's id (`X-Request-Id`, as logged
  * and answered) and, when the request is part of a W3C trace, the trace id and the id of the span that was
  * active (the span the follow-up work — process managers, outgoing calls — becomes a child of).
+ * Handed along explicitly — in a command's context, a work item, an outgoing call — never held in an
+ * `AsyncLocalStorage` (ADR 0082: on Node 20 its promise hooks cost every promise of the process).
  */
 export interface RequestTrace {
   readonly requestId?: string;
@@ -23,18 +24,6 @@ const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
 const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
 /** Same bound as the platform's request-id check: short and harmless in a log line or a metadata member. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-const storage = new AsyncLocalStorage<RequestTrace>();
-
-/** Runs `work` with `trace` as the current request trace (for everything it awaits, too). */
-export function runWithRequestTrace<T>(trace: RequestTrace, work: () => T): T {
-  return storage.run(trace, work);
-}
-
-/** The trace of the request (or the process-manager work) this code runs for; undefined outside any. */
-export function currentRequestTrace(): RequestTrace | undefined {
-  return storage.getStore();
-}
 
 export function traceMetadata(trace: RequestTrace | undefined): TraceMetadata {
   if (trace === undefined) return {};

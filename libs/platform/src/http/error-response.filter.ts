@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { traceLogFields } from '../logging/create-logger.js';
+import { requestTraceOf } from '../tracing/trace-requests.js';
 import { pathOf } from './request-observer.js';
 import type { Logger } from 'pino';
 import { ProtocolError, type ProtocolErrorMember } from '@mission/protocol-errors';
@@ -92,7 +94,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
 
   private toReply(exception: unknown, request: FastifyRequest): ErrorReply {
     if (exception instanceof ProtocolError) {
-      if (exception.status >= 500) this.logger.warn({ err: exception, method: request.method, path: pathOf(request) }, 'request answered with a server-side protocol error');
+      if (exception.status >= 500) this.logger.warn({ ...traceLogFields(requestTraceOf(request)), err: exception, method: request.method, path: pathOf(request) }, 'request answered with a server-side protocol error');
       return { status: exception.status, body: exception.toBody(), headers: exception.headers, contentType: exception.contentType };
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
@@ -106,7 +108,7 @@ export class ErrorResponseFilter implements ExceptionFilter {
       };
     }
     const status = exception instanceof HttpException ? exception.getStatus() : 500;
-    this.logger.error({ err: exception, method: request.method, path: pathOf(request), status }, 'request failed with an unexpected error');
+    this.logger.error({ ...traceLogFields(requestTraceOf(request)), err: exception, method: request.method, path: pathOf(request), status }, 'request failed with an unexpected error');
     return {
       status,
       body: { error: status === 503 ? 'temporarily_unavailable' : 'server_error' },

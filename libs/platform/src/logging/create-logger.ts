@@ -1,5 +1,5 @@
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
-import { currentRequestTrace } from '@mission/es-kit';
+import type { RequestTrace } from '@mission/es-kit';
 import type { LogLevel } from '../config/service-settings.js';
 
 export type { Logger } from 'pino';
@@ -20,15 +20,16 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: stdSerializers.err },
-      // Every line written while a request (or the work it caused) runs names it (ADR 0050).
-      mixin: requestTraceFields,
     },
     options.destination ?? pino.destination({ fd: 1, sync: true }),
   );
 }
 
-function requestTraceFields(): Record<string, string> {
-  const trace = currentRequestTrace();
+/**
+ * The members that tie a log line to a request or the work it caused (ADR 0050): for `logger.child(...)` or a
+ * line's own object. Handed the trace explicitly (ADR 0082): no line is stamped from an ambient store.
+ */
+export function traceLogFields(trace: RequestTrace | undefined): Record<string, string> {
   if (trace === undefined) return {};
   return {
     ...(trace.requestId !== undefined ? { request_id: trace.requestId } : {}),

@@ -1,17 +1,22 @@
 import { context, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { currentRequestTrace } from '@mission/es-kit';
+import type { RequestTrace } from '@mission/es-kit';
 
 const w3c = new W3CTraceContextPropagator();
 const headerSetter = { set: (carrier: Record<string, string>, key: string, value: string) => { carrier[key] = value; } };
 
 /**
- * Runs an outgoing HTTP call as a client span of the current request trace (the request itself, or the
- * process-manager work it caused) and hands `call` the W3C headers (`traceparent`, `tracestate`) to send.
- * With tracing off the caller's trace is passed on unchanged; outside any trace there are no headers.
+ * Runs an outgoing HTTP call as a client span of `requestTrace` (the request itself, or the process-manager work it
+ * caused, handed down explicitly: ADR 0082) and hands `call` the W3C headers (`traceparent`, `tracestate`) to send.
+ * With tracing off the caller's trace is passed on unchanged; without a trace there are no headers.
  */
-export async function withOutgoingTrace<T>(name: string, url: string, call: (headers: Record<string, string>) => Promise<{ result: T; status?: number }>): Promise<T> {
-  const parent = parentContext();
+export async function withOutgoingTrace<T>(
+  requestTrace: RequestTrace | undefined,
+  name: string,
+  url: string,
+  call: (headers: Record<string, string>) => Promise<{ result: T; status?: number }>,
+): Promise<T> {
+  const parent = parentContext(requestTrace);
   const span = trace.getTracer('mission-platform').startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'url.full': url, 'http.request.method': 'POST' } }, parent);
   const headers: Record<string, string> = {};
   w3c.inject(trace.setSpan(parent, span), headers, headerSetter);
@@ -35,11 +40,10 @@ export async function withOutgoingTrace<T>(name: string, url: string, call: (hea
  * OpenTelemetry context of a background loop may be that of whichever request last woke it. The active span is
  * used only when it belongs to the current request trace (then the call is its child, not a sibling).
  */
-function parentContext() {
-  const current = currentRequestTrace();
+function parentContext(current: RequestTrace | undefined) {
+  // No trace (work no request caused): a trace of its own, never the context of whatever request woke the loop.
+  if (current?.traceId === undefined || current.spanId === undefined) return ROOT_CONTEXT;
   const active = trace.getSpan(context.active());
-  if (current === undefined) return context.active();
-  if (current.traceId === undefined || current.spanId === undefined) return ROOT_CONTEXT;
   if (active !== undefined && isSpanContextValid(active.spanContext()) && active.spanContext().traceId === current.traceId) return context.active();
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: current.traceId, spanId: current.spanId, traceFlags: current.traceFlags ?? TraceFlags.NONE, isRemote: true });
 }

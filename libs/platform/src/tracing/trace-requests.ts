@@ -1,7 +1,7 @@
 import { context, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { runWithRequestTrace, type RequestTrace } from '@mission/es-kit';
+import type { RequestTrace } from '@mission/es-kit';
 
 const TRACER = 'mission-platform';
 /**
@@ -21,17 +21,20 @@ interface TracedRequest {
 }
 const traced = new WeakMap<FastifyRequest, TracedRequest>();
 
-/** The trace ids of a request (for its log line), once `traceRequests` ran. */
+/**
+ * The trace of a request, once `traceRequests` ran: what a controller hands down to the commands, work and log
+ * lines the request causes (ADR 0050, passed explicitly: ADR 0082).
+ */
 export function requestTraceOf(request: FastifyRequest): RequestTrace | undefined {
   return traced.get(request)?.trace;
 }
 
 /**
  * The request's server span, child of an incoming `traceparent` (the HTTP instrumentation's span when it patched
- * the server), ended with the status and the matched route when the response ends; then the rest of the request
- * runs in its trace: the OpenTelemetry context (outgoing calls, child spans) and the request trace (event metadata,
- * log lines). The binding is made in `preHandler`, after the body is read: stream callbacks of the body run outside
- * the hook's async context.
+ * the server), ended with the status and the matched route when the response ends; the request trace made from it
+ * is kept for `requestTraceOf`. The rest of the request runs in the span's OpenTelemetry context (child spans of
+ * instrumentations; a no-op while tracing is off). The binding is made in `preHandler`, after the body is read:
+ * stream callbacks of the body run outside the hook's async context.
  */
 export function traceRequests(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -66,6 +69,6 @@ export function traceRequests(fastify: FastifyInstance): void {
   fastify.addHook('preHandler', (request, _reply, done) => {
     const found = traced.get(request);
     if (found === undefined) return done();
-    runWithRequestTrace(found.trace, () => context.with(found.active, done));
+    context.with(found.active, done);
   });
 }

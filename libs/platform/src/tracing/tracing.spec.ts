@@ -3,20 +3,25 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Inject, Module, Post } from '@nestjs/common';
+import { Body, Controller, Inject, Module, Post, Req } from '@nestjs/common';
 import { handleCommand } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
+import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { bootstrapService, type RunningService } from '../bootstrap/bootstrap-service.js';
 import type { ServiceDefinition } from '../bootstrap/service-definition.js';
 import { object, string } from '../config/schema.js';
+import { traceLogFields } from '../logging/create-logger.js';
 import { EVENT_STORE, LOGGER } from '../tokens.js';
 import { startTracing } from './start-tracing.js';
+import { requestTraceOf } from './trace-requests.js';
 
 /**
  * ADR 0050 at the platform: the W3C `traceparent` and the request id reach the metadata of the events a request
- * appends and every log line written while it runs — with tracing OFF (no SDK: the caller's trace id is passed on),
+ * appends and the log lines written for it — with tracing OFF (no SDK: the caller's trace id is passed on),
  * which is every test in this file until the last, which turns the SDK on against an in-test OTLP/HTTP receiver.
+ * The controller hands the trace down the way the services' controllers do (ADR 0082): `requestTraceOf(request)`
+ * into the command's context, `traceLogFields` into its log lines.
  */
 const noteDecider = {
   initialState: null,
@@ -29,12 +34,14 @@ class NotesController {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(LOGGER) private readonly logger: Logger) {}
 
   @Post()
-  async take(@Body() body: { id: string; text: string }): Promise<unknown> {
-    this.logger.info({ note: body.id }, 'taking a note');
-    // A tick later: the trace must survive awaits, not only the synchronous part of the handler.
+  async take(@Body() body: { id: string; text: string }, @Req() request: FastifyRequest): Promise<unknown> {
+    const trace = requestTraceOf(request);
+    const logger = this.logger.child(traceLogFields(trace));
+    logger.info({ note: body.id }, 'taking a note');
+    // A tick later: each request keeps its own trace across awaits while others run.
     await new Promise((resolve) => setImmediate(resolve));
-    await handleCommand(this.store, `note-${body.id}`, noteDecider, { text: body.text }, { correlationId: 'c', causationId: `note:${body.id}`, actor: { id: 'tester', role: 'client' }, now: new Date() });
-    this.logger.info({ note: body.id }, 'note taken');
+    await handleCommand(this.store, `note-${body.id}`, noteDecider, { text: body.text }, { correlationId: 'c', causationId: `note:${body.id}`, actor: { id: 'tester', role: 'client' }, now: new Date(), trace });
+    logger.info({ note: body.id }, 'note taken');
     return { ok: true };
   }
 }
@@ -83,7 +90,7 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
 
 describe('ADR 0050: request trace in event metadata and log lines', () => {
-  it('tracing off: the caller\'s traceparent and X-Request-Id land in the event metadata and in every log line of the request', async () => {
+  it('tracing off: the caller\'s traceparent and X-Request-Id land in the event metadata and in the log lines of the request', async () => {
     const response = await post('a', { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, 'x-request-id': 'req-a' });
     expect(response.status).toBe(201);
     expect(await metadataOf('a')).toMatchObject({ request_id: 'req-a', trace_id: TRACE_ID, span_id: PARENT_ID, trace_flags: 1, correlation_id: 'c', causation_id: 'note:a' });

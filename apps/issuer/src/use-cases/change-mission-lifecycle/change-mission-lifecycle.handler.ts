@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import type { RequestTrace } from '@mission/es-kit';
 import {
   effectiveState, isTerminalMissionState, lifecycleResult, MissionNotActiveError, nonceKey,
   type LifecycleOperation, type Mission, type MissionLifecycleState,
@@ -35,6 +36,8 @@ export class ChangeMissionLifecycle extends Command<LifecycleAnswer> {
     readonly missionId: string | undefined,
     readonly request: LifecycleRequest | ProtocolError,
     readonly reason: { readonly reason?: string | undefined } | ProtocolError,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -69,7 +72,7 @@ export class ChangeMissionLifecycleHandler implements ICommandHandler<ChangeMiss
       // of children is not read again from its start for each operation (ADR 0080).
       () => this.lineage.handle(
         mission.missionId, command,
-        { correlationId: randomUUID(), causationId: `lifecycle:${nonce ?? randomUUID()}`, actor, now },
+        { correlationId: randomUUID(), causationId: `lifecycle:${nonce ?? randomUUID()}`, actor, now, trace: change.trace },
         { hashChain: true },
       ),
       'lifecycle',

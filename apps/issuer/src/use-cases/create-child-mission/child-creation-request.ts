@@ -1,4 +1,5 @@
 import type { AuthoritySet, CascadeMode, ChildActor, MissionIntent } from '@mission/issuer-domain';
+import type { RequestTrace } from '@mission/es-kit';
 import type { VerifiedDpopProof } from '@mission/issuer-oauth';
 import { Command } from '@nestjs/cqrs';
 import type { ClientRegistration } from '../../config/issuer-config.js';
@@ -14,6 +15,8 @@ export interface ChildCreationRequest {
   readonly cascadeMode: CascadeMode;
   /** The DPoP proof of the parent grant's key, with `ath` over parent_token (DESIGN 2.2, 2.4). */
   readonly proof: VerifiedDpopProof;
+  /** The request it runs for (ADR 0050): into the events' metadata and the log lines. */
+  readonly trace: RequestTrace | undefined;
 }
 
 export interface ChildCreated {

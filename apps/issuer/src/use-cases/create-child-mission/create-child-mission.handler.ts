@@ -11,7 +11,7 @@ import {
   type Actor, type ChildActor, type ChildCreationPolicyRule, type MissionState, type ParentLink, type RegisteredActor,
 } from '@mission/issuer-domain';
 import { assertDpopBinding, InvalidGrantError, TemporarilyUnavailableError, type Clock } from '@mission/issuer-oauth';
-import { EVENT_STORE, LOGGER, SERVICE_CONFIG, secureRandomBytes } from '@mission/platform';
+import { EVENT_STORE, LOGGER, SERVICE_CONFIG, secureRandomBytes, traceLogFields } from '@mission/platform';
 import { ClientRegistry } from '../../clients/client-registry.js';
 import type { IssuerConfig } from '../../config/issuer-config.js';
 import { MissionLineage } from '../../lineage/mission-lineage.js';
@@ -105,7 +105,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
       await this.beforeCommit?.(parent.missionId);
       const evidence = createdEvidence(this.oauth.issuer, request, outcome, ids, now);
       const grantExpiresAt = new Date(now.getTime() + this.config.child_missions.creation_grant_ttl_seconds * 1000);
-      const context = commandContext(actor, `par:child:${ids.evidenceId}`, now);
+      const context = commandContext(actor, `par:child:${ids.evidenceId}`, now, request.trace);
       try {
         // Step 10 (DESIGN 2.4): the commit point, at the parent revision steps 4 and 8 were decided on. The
         // decider re-checks over the parent's real state: active, fan-out, strict subset, expiry, resources.
@@ -124,7 +124,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
       }
       await this.afterAttach?.(parent.missionId, ids.childMissionId);
       await this.commitChild(request, outcome, parent, { ...ids, grantId, grantToken, grantExpiresAt, now, context });
-      this.logger.info({ parent_mission_id: parent.missionId, mission_id: ids.childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
+      this.logger.info({ ...traceLogFields(request.trace), parent_mission_id: parent.missionId, mission_id: ids.childMissionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, attempts: attempt }, 'child mission created');
       return { requestUri: childRequestUri(grantToken), expiresIn: this.config.child_missions.creation_grant_ttl_seconds, childMissionId: ids.childMissionId };
     }
   }
@@ -144,7 +144,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
       assertDpopBinding(request.proof, grant.jkt!, 'parent_token');
       return { missionId: grant.missionId, lineageJkts: [grant.jkt!, ...(grant.lineageJkts ?? [])] };
     } catch (error) {
-      this.logger.warn({ client_id: request.client.client_id, reason: error instanceof Error ? error.message : 'unknown' }, 'child mission creation: parent_token did not resolve a parent');
+      this.logger.warn({ ...traceLogFields(request.trace), client_id: request.client.client_id, reason: error instanceof Error ? error.message : 'unknown' }, 'child mission creation: parent_token did not resolve a parent');
       throw error;
     }
   }
@@ -190,7 +190,7 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
     };
     const approvedBy: Actor = { id: checked.basis, role: 'policy' };
     await asProtocolErrors(async () => {
-      await parentNotActiveIfCascaded(this.logger, checked.parent.missionId, async () => {
+      await parentNotActiveIfCascaded(this.logger.child(traceLogFields(request.trace)), checked.parent.missionId, async () => {
         await handleCommand(this.store, missionStreamName(ids.childMissionId), missionDecider, {
           type: 'CreateMission', missionId: ids.childMissionId, issuer, clientId: request.childActor.sub, authoritySet: request.authoritySet,
           authorityHash: authorityHash(issuer, request.authoritySet), intent: { ...request.intent, expires_at: checked.expiresAt.toISOString() },
@@ -215,8 +215,8 @@ export class CreateChildMissionHandler implements ICommandHandler<CreateChildMis
     const denial = childDenialOf(error);
     if (denial === undefined || !missionExists(parent)) return error;
     const evidence = deniedEvidence(this.oauth.issuer, request, parent, { ...denial, checksRun }, ids, now);
-    await appendDeniedEvidence(this.store, parent.missionId, evidence, commandContext({ id: request.client.client_id, role: 'client' }, `par:child:${ids.evidenceId}`, now));
-    this.logger.info({ parent_mission_id: parent.missionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, denial_reason: denial.reason, refused_by: checksRun[checksRun.length - 1] }, 'child mission creation denied');
+    await appendDeniedEvidence(this.store, parent.missionId, evidence, commandContext({ id: request.client.client_id, role: 'client' }, `par:child:${ids.evidenceId}`, now, request.trace));
+    this.logger.info({ ...traceLogFields(request.trace), parent_mission_id: parent.missionId, client_id: request.client.client_id, child_client_id: request.childActor.sub, denial_reason: denial.reason, refused_by: checksRun[checksRun.length - 1] }, 'child mission creation denied');
     return childDenialProtocolError(denial.reason, denial.message);
   }
 }

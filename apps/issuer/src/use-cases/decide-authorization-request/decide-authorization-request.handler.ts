@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '@mission/event-store';
-import { handleCommand } from '@mission/es-kit';
+import { handleCommand, type RequestTrace } from '@mission/es-kit';
 import {
   authorityHash, authorizationRequestDecider, grantDecider, grantIdFromBytes, grantStreamName, grantTokenFromBytes, grantTokenHash,
   missionDecider, missionIdFromBytes, missionStreamName, parStreamName, type Actor, type AuthorizationRequest,
@@ -22,6 +22,8 @@ export class DecideAuthorizationRequest extends Command<Redirect> {
     readonly request: AuthorizationRequest,
     readonly actor: Actor,
     readonly decision: { readonly approve: true } | { readonly approve: false; readonly reason: string },
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -35,8 +37,8 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
     private readonly oauth: IssuerOAuth,
   ) {}
 
-  execute({ request, actor, decision }: DecideAuthorizationRequest): Promise<Redirect> {
-    return decision.approve ? this.approve(request, actor) : this.decline(request, actor, decision.reason);
+  execute({ request, actor, decision, trace }: DecideAuthorizationRequest): Promise<Redirect> {
+    return decision.approve ? this.approve(request, actor, trace) : this.decline(request, actor, decision.reason, trace);
   }
 
   /**
@@ -47,7 +49,7 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
    * A code is redeemable only while its mission is derivable, so a crash after 1 or 2 leaves no usable code,
    * and a mission exists only once its code is stored: no active mission without an issued code.
    */
-  private async approve(request: AuthorizationRequest, approvedBy: Actor): Promise<Redirect> {
+  private async approve(request: AuthorizationRequest, approvedBy: Actor, trace: RequestTrace | undefined): Promise<Redirect> {
     const now = this.clock.now();
     const missionExpiresAt = new Date(request.intent.expires_at);
     // DESIGN 2.3: the mission must still have a lifetime when it is created.
@@ -55,7 +57,7 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
     const missionId = missionIdFromBytes(secureRandomBytes(16));
     const grantId = grantIdFromBytes(secureRandomBytes(16));
     const code = grantTokenFromBytes(grantId, secureRandomBytes(32));
-    const context = commandContext(approvedBy, `authorize:${request.requestId}`, now);
+    const context = commandContext(approvedBy, `authorize:${request.requestId}`, now, trace);
     const issuer = this.oauth.issuer;
     await asProtocolErrors(async () => {
       await handleCommand(this.store, parStreamName(request.requestId), authorizationRequestDecider,
@@ -75,10 +77,10 @@ export class DecideAuthorizationRequestHandler implements ICommandHandler<Decide
   }
 
   /** RFC 6749 §4.1.2.1: the person declined; the request is used up and the client learns `access_denied`. */
-  private async decline(request: AuthorizationRequest, actor: Actor, reason: string): Promise<Redirect> {
+  private async decline(request: AuthorizationRequest, actor: Actor, reason: string, trace: RequestTrace | undefined): Promise<Redirect> {
     const now = this.clock.now();
     await asProtocolErrors(() => handleCommand(this.store, parStreamName(request.requestId), authorizationRequestDecider,
-      { type: 'DeclineAuthorizationRequest', clientId: request.clientId, actor, reason, now }, commandContext(actor, `authorize:${request.requestId}`, now)));
+      { type: 'DeclineAuthorizationRequest', clientId: request.clientId, actor, reason, now }, commandContext(actor, `authorize:${request.requestId}`, now, trace)));
     return {
       location: redirectWith(request.redirectUri, {
         error: 'access_denied', error_description: 'the request was declined',

@@ -1,7 +1,7 @@
 import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { WrongExpectedRevisionError, type EventStore } from '@mission/event-store';
-import { decideAndAppend } from '@mission/es-kit';
+import { decideAndAppend, type RequestTrace } from '@mission/es-kit';
 import {
   authorizationRequestDecider, AuthorizationRequestExistsError, parStreamName, requestIdFromBytes, requestUriFor,
   type PushAuthorizationRequest as PushCommand,
@@ -23,7 +23,11 @@ export type PushedRequest = Omit<PushCommand, 'type' | 'requestId' | 'expiresAt'
 
 /** `POST /par` for a root mission (RFC 9126, DESIGN 2.1, 2.3): the checked request to record. */
 export class PushAuthorizationRequest extends Command<{ requestUri: string; expiresIn: number }> {
-  constructor(readonly request: PushedRequest) {
+  constructor(
+    readonly request: PushedRequest,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
+  ) {
     super();
   }
 }
@@ -42,7 +46,7 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
     @Optional() @Inject(PAR_REQUEST_IDS) private readonly newRequestId: () => string = randomRequestId,
   ) {}
 
-  async execute({ request }: PushAuthorizationRequest): Promise<{ requestUri: string; expiresIn: number }> {
+  async execute({ request, trace }: PushAuthorizationRequest): Promise<{ requestUri: string; expiresIn: number }> {
     const now = this.clock.now();
     const requestId = this.newRequestId();
     const actor = { id: request.clientId, role: 'client' };
@@ -57,7 +61,7 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
     const streamName = parStreamName(requestId);
     await asProtocolErrors(async () => {
       try {
-        await decideAndAppend(this.store, streamName, authorizationRequestDecider, fresh, command, commandContext(actor, `par:${requestId}`, now));
+        await decideAndAppend(this.store, streamName, authorizationRequestDecider, fresh, command, commandContext(actor, `par:${requestId}`, now, trace));
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) throw new AuthorizationRequestExistsError('authorization request already exists');
         throw error;

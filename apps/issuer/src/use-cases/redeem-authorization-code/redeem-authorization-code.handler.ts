@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestTrace } from '@mission/es-kit';
 import { grantTokenHash } from '@mission/issuer-domain';
 import { assertDpopBinding, s256CodeChallenge, verifyPkce, type VerifiedDpopProof } from '@mission/issuer-oauth';
 import type { ClientRegistration } from '../../config/issuer-config.js';
@@ -13,6 +14,8 @@ export class RedeemAuthorizationCode extends Command<TokenResponse> {
     readonly redirectUri: string,
     readonly codeVerifier: string | undefined,
     readonly proof: VerifiedDpopProof,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -23,7 +26,7 @@ export class RedeemAuthorizationCode extends Command<TokenResponse> {
 export class RedeemAuthorizationCodeHandler implements ICommandHandler<RedeemAuthorizationCode> {
   constructor(private readonly issuance: TokenIssuance) {}
 
-  async execute({ client, code, redirectUri, codeVerifier, proof }: RedeemAuthorizationCode): Promise<TokenResponse> {
+  async execute({ client, code, redirectUri, codeVerifier, proof, trace }: RedeemAuthorizationCode): Promise<TokenResponse> {
     const grantId = grantIdOf(code, 'authorization code');
     const codeHash = grantTokenHash(code);
     const grant = await this.issuance.grant(grantId);
@@ -39,7 +42,7 @@ export class RedeemAuthorizationCodeHandler implements ICommandHandler<RedeemAut
       type: 'RedeemAuthorizationCode', codeHash, clientId: client.client_id, redirectUri, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
       codeVerifierChallenge: s256CodeChallenge(codeVerifier ?? ''),
       ...(refreshToken !== undefined ? { refreshTokenHash: grantTokenHash(refreshToken) } : {}),
-    });
+    }, trace);
     return this.issuance.tokens(client, mission ?? (await this.issuance.derivableMission(redeemed.missionId)), proof.jkt, refreshToken);
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@mission/event-store';
+import type { RequestTrace } from '@mission/es-kit';
 import { delegationIdFromBytes, type ChildEvidence, type Grant, type Mission } from '@mission/issuer-domain';
 import { InvalidGrantError } from '@mission/issuer-oauth';
 import { secureRandomBytes } from '@mission/platform';
@@ -13,7 +14,7 @@ import { appendDeniedEvidence } from '../../evidence/child-evidence.writer.js';
  * child actor with its own key. The grant decider refuses the same redemption (ChildKeyIsLineageKeyError).
  */
 export async function refuseLineageKeyAtRedemption(
-  store: EventStore, grant: Grant, child: Mission, redeemingClientId: string, jkt: string, now: Date,
+  store: EventStore, grant: Grant, child: Mission, redeemingClientId: string, jkt: string, now: Date, trace: RequestTrace | undefined,
 ): Promise<void> {
   if (grant.kind !== 'child_creation' || !(grant.lineageJkts ?? []).includes(jkt) || child.parent === undefined) return;
   const detail = 'the DPoP key is the key of the parent grant or of an ancestor grant; child tokens must be bound to the child actor\'s own key';
@@ -30,6 +31,6 @@ export async function refuseLineageKeyAtRedemption(
     created_at: now.toISOString(),
   };
   const actor = { id: redeemingClientId, role: 'client' };
-  await appendDeniedEvidence(store, child.parent.id, evidence, { correlationId: randomUUID(), causationId: `token:${grant.grantId}`, actor, now });
+  await appendDeniedEvidence(store, child.parent.id, evidence, { correlationId: randomUUID(), causationId: `token:${grant.grantId}`, actor, now, trace });
   throw new InvalidGrantError(detail);
 }

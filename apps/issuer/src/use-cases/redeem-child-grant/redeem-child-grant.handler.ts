@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestTrace } from '@mission/es-kit';
 import { grantTokenHash } from '@mission/issuer-domain';
 import type { VerifiedDpopProof } from '@mission/issuer-oauth';
 import type { ClientRegistration } from '../../config/issuer-config.js';
@@ -12,6 +13,8 @@ export class RedeemChildGrant extends Command<TokenResponse> {
     readonly client: ClientRegistration,
     readonly grantToken: string,
     readonly proof: VerifiedDpopProof,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -26,20 +29,20 @@ export class RedeemChildGrant extends Command<TokenResponse> {
 export class RedeemChildGrantHandler implements ICommandHandler<RedeemChildGrant> {
   constructor(private readonly issuance: TokenIssuance) {}
 
-  async execute({ client, grantToken, proof }: RedeemChildGrant): Promise<TokenResponse> {
+  async execute({ client, grantToken, proof, trace }: RedeemChildGrant): Promise<TokenResponse> {
     const grantId = grantIdOf(grantToken, 'child creation grant');
     const grantHash = grantTokenHash(grantToken);
     const grant = await this.issuance.grant(grantId);
     let mission: Derivable | undefined;
     if (grant.status === 'code_issued' && grant.kind === 'child_creation' && !grant.codeRedeemed && grant.codeHash === grantHash && grant.clientId === client.client_id) {
       mission = await this.issuance.derivableMission(grant.missionId);
-      await refuseLineageKeyAtRedemption(this.issuance.store, grant, mission.mission, client.client_id, proof.jkt, this.issuance.clock.now());
+      await refuseLineageKeyAtRedemption(this.issuance.store, grant, mission.mission, client.client_id, proof.jkt, this.issuance.clock.now(), trace);
     }
     const refreshToken = this.issuance.newRefreshToken(client, grantId);
     const redeemed = await this.issuance.decide(grantId, client, {
       type: 'RedeemChildGrant', grantHash, clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
       ...(refreshToken !== undefined ? { refreshTokenHash: grantTokenHash(refreshToken) } : {}),
-    });
+    }, trace);
     return this.issuance.tokens(client, mission ?? (await this.issuance.derivableMission(redeemed.missionId)), proof.jkt, refreshToken);
   }
 }

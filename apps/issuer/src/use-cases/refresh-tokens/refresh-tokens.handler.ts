@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestTrace } from '@mission/es-kit';
 import { grantTokenFromBytes, grantTokenHash } from '@mission/issuer-domain';
 import { assertDpopBinding, type VerifiedDpopProof } from '@mission/issuer-oauth';
 import { secureRandomBytes } from '@mission/platform';
@@ -12,6 +13,8 @@ export class RefreshTokens extends Command<TokenResponse> {
     readonly client: ClientRegistration,
     readonly refreshToken: string,
     readonly proof: VerifiedDpopProof,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -22,7 +25,7 @@ export class RefreshTokens extends Command<TokenResponse> {
 export class RefreshTokensHandler implements ICommandHandler<RefreshTokens> {
   constructor(private readonly issuance: TokenIssuance) {}
 
-  async execute({ client, refreshToken, proof }: RefreshTokens): Promise<TokenResponse> {
+  async execute({ client, refreshToken, proof, trace }: RefreshTokens): Promise<TokenResponse> {
     const grantId = grantIdOf(refreshToken, 'refresh token');
     const hash = grantTokenHash(refreshToken);
     const grant = await this.issuance.grant(grantId);
@@ -35,7 +38,7 @@ export class RefreshTokensHandler implements ICommandHandler<RefreshTokens> {
     const next = grantTokenFromBytes(grantId, secureRandomBytes(32));
     const refreshed = await this.issuance.decide(grantId, client, {
       type: 'RotateRefreshToken', refreshTokenHash: hash, newRefreshTokenHash: grantTokenHash(next), clientId: client.client_id, dpopJkt: proof.jkt, now: this.issuance.clock.now(),
-    });
+    }, trace);
     return this.issuance.tokens(client, mission ?? (await this.issuance.derivableMission(refreshed.missionId)), proof.jkt, next);
   }
 }

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandContext } from '@mission/es-kit';
+import type { CommandContext, RequestTrace } from '@mission/es-kit';
 import type { Actor } from '@mission/issuer-domain';
 
-/** The metadata every append of a use case carries (DESIGN 1): a fresh correlation id, what caused it, who, when. */
-export function commandContext(actor: Actor, causationId: string, now: Date): CommandContext {
-  return { correlationId: randomUUID(), causationId, actor, now };
+/**
+ * The metadata every append of a use case carries (DESIGN 1): a fresh correlation id, what caused it, who, when,
+ * and the request it ran for (ADR 0050), handed down from the controller (ADR 0082).
+ */
+export function commandContext(actor: Actor, causationId: string, now: Date, trace: RequestTrace | undefined): CommandContext {
+  return { correlationId: randomUUID(), causationId, actor, now, trace };
 }
 
 /** Where the browser goes after `/authorize` decided (RFC 6749 §4.1.2). */

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { aggregateStream, handleCommand } from '@mission/es-kit';
+import { aggregateStream, handleCommand, type RequestTrace } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 import { futureInstant, isPendingId, missionBlobBytes, missionS256, proposalBlobFields, proposalDecider, proposalStreamName, type ApprovedProposal, type MissionProposal } from '@mission/ps-domain';
@@ -24,6 +24,8 @@ export class DecideProposal extends Command<ProposalDecisionResult> {
   constructor(
     readonly caller: AuthenticatedCaller,
     readonly body: unknown,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -43,13 +45,13 @@ export class DecideProposalHandler implements ICommandHandler<DecideProposal> {
     private readonly completion: ApprovalCompletion,
   ) {}
 
-  async execute({ caller, body }: DecideProposal): Promise<ProposalDecisionResult> {
+  async execute({ caller, body, trace }: DecideProposal): Promise<ProposalDecisionResult> {
     const { pending_id: pendingId, decision, expires_at: requestedExpiry } = jsonShape(ProposalDecisionBody, body, 'the request must be a JSON object');
     if (caller.kind !== 'principal' || caller.role !== 'person' || !isPendingId(pendingId)) throw new NotFoundProblem();
     const person = { id: caller.id, tenant: caller.tenant };
     const stream = proposalStreamName(pendingId);
     const now = this.clock.now();
-    const context = commandContext(caller, now, `approval:${pendingId}`);
+    const context = commandContext(caller, now, `approval:${pendingId}`, trace);
 
     const current = await aggregateStream(this.store, stream, proposalDecider);
     const ownsAgent = current.state.status !== 'none' && caller.agents.includes(current.state.agent);
@@ -63,7 +65,7 @@ export class DecideProposalHandler implements ICommandHandler<DecideProposal> {
 
     if (ownsAgent && current.state.status === 'approved') {
       // A repeated approval (e.g. after a lost response or a crash): finish what the first one committed, then refuse.
-      await this.completion.complete(current.state, caller);
+      await this.completion.complete(current.state, caller, trace);
     }
     const approver = this.completion.approver;
     const expiresAt = requestedExpiry !== undefined ? futureInstant(requestedExpiry, now, 'expires_at') : undefined;
@@ -79,7 +81,7 @@ export class DecideProposalHandler implements ICommandHandler<DecideProposal> {
       context,
     );
     const approved = result.state as ApprovedProposal;
-    await this.completion.complete(approved, caller);
+    await this.completion.complete(approved, caller, trace);
     return { s256: approved.approval.s256 };
   }
 }

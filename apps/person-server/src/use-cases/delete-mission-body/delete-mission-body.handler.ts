@@ -80,7 +80,7 @@ export class DeleteMissionBodyHandler implements ICommandHandler<DeleteMissionBo
       result = await this.missionLog.execute(
         s256,
         { type: 'DeleteMissionBlob', caller: managementCaller(caller), requestId: requestId as string, purpose: purpose as string, now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
-        { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now },
+        { correlationId: randomUUID(), causationId: `blob-deletion:${requestId as string}`, actor: { id: caller.id, role: 'admin' }, now, trace: facts.trace },
       );
     } catch (error) {
       // Spec 5.9: absent and not authorized are one answer; the probe is audited with a keyed digest.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '@mission/es-kit';
+import type { CommandContext, RequestTrace } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, SigningKeys, type Logger, type ServiceSettings } from '@mission/platform';
+import { EVENT_STORE, LOGGER, SERVICE_CONFIG, SERVICE_SETTINGS, SigningKeys, traceLogFields, type Logger, type ServiceSettings } from '@mission/platform';
 import {
   effectiveState,
   missionExists,
@@ -102,7 +102,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
 
     // Spec 3: expiry first, then only an active mission of this PS lets a token through; absent and
     // not owned are one answer, as for the management operations, and both are probes (spec 5.9).
-    const mission = await this.probeAudited(caller, resource.missionS256, facts, () => this.activeMission(resource.missionS256, caller, upstream, now));
+    const mission = await this.probeAudited(caller, resource.missionS256, facts, () => this.activeMission(resource.missionS256, caller, upstream, now, facts.trace));
 
     const ttlEnd = new Date(now.getTime() + this.config.auth_token_ttl_seconds * 1000);
     // DESIGN 3.1: `exp` never past the mission's `expires_at`.
@@ -119,7 +119,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
       expiresAt,
     });
     const identity = { iss: this.settings.baseUrl, jti: minted.jti };
-    const context = this.context(caller, now, `token:${minted.jti}`);
+    const context = this.context(caller, now, `token:${minted.jti}`, facts.trace);
     // Spec 2.6: recorded before it is returned.
     await this.ledger.execute(
       resource.missionS256,
@@ -141,7 +141,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
       await this.ledger.execute(resource.missionS256, { type: 'WithholdToken', token: identity, actor: { id: caller.agent, role: 'agent' }, now: later }, context);
       throw new MissionTerminatedProblem(terminationReason(state as Mission, later));
     }
-    this.logger.info({ mission_s256: resource.missionS256, iss: identity.iss, jti: identity.jti, aud: resource.iss, agent: holder.agent }, 'auth token issued');
+    this.logger.info({ ...traceLogFields(facts.trace), mission_s256: resource.missionS256, iss: identity.iss, jti: identity.jti, aud: resource.iss, agent: holder.agent }, 'auth token issued');
     return { auth_token: minted.token, expires_in: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) };
   }
 
@@ -191,7 +191,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
   }
 
   /** Applies a due expiry (recorded, attributed to the PS scheduler) and returns the active mission. */
-  private async activeMission(s256: string, caller: AuthenticatedAgent, upstream: VerifiedUpstreamToken | undefined, now: Date): Promise<Mission> {
+  private async activeMission(s256: string, caller: AuthenticatedAgent, upstream: VerifiedUpstreamToken | undefined, now: Date, trace: RequestTrace | undefined): Promise<Mission> {
     // Spec 5.9: the ownership answer comes from the first event alone, so its timing does not depend on the history.
     const facts = upstream === undefined ? await authorizeFromApproval(this.store, s256, { role: 'agent', id: caller.agent }) : undefined;
     // Spec 2.8: a due expiry recorded here carries the token-impact summary (a call chain reads the ledger anyway).
@@ -199,7 +199,7 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
     const { state }: { state: MissionState } = await this.missionLog.execute(
       s256,
       { type: 'ApplyMissionExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
-      this.context(caller, now, `token-expiry:${s256}`),
+      this.context(caller, now, `token-expiry:${s256}`, trace),
     );
     if (!missionExists(state) || state.approver !== this.settings.baseUrl) throw new MissionNotFoundError('absent');
     // The Owning Agent asks for itself or its sub-agents; a call chain is authorized by its upstream token,
@@ -236,8 +236,8 @@ export class IssueAuthTokenHandler implements ICommandHandler<IssueAuthToken> {
     };
   }
 
-  private context(caller: AuthenticatedAgent, now: Date, causation: string): CommandContext {
-    return { correlationId: randomUUID(), causationId: causation, actor: { id: caller.agent, role: 'agent' }, now };
+  private context(caller: AuthenticatedAgent, now: Date, causation: string, trace: RequestTrace | undefined): CommandContext {
+    return { correlationId: randomUUID(), causationId: causation, actor: { id: caller.agent, role: 'agent' }, now, trace };
   }
 }
 

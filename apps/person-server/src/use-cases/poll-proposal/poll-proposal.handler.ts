@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { aggregateStream } from '@mission/es-kit';
+import { aggregateStream, type RequestTrace } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE } from '@mission/platform';
 import { encodeMissionBlob, isPendingId, missionExists, MissionTerminatedError, proposalDecider, proposalStreamName, proposalViewForAgent, type ApprovedProposal } from '@mission/ps-domain';
@@ -20,6 +20,8 @@ export class PollProposal extends Query<PollResult> {
   constructor(
     readonly caller: AuthenticatedCaller,
     readonly pendingId: string,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -39,16 +41,16 @@ export class PollProposalHandler implements IQueryHandler<PollProposal> {
     private readonly ledger: TokenLedger,
   ) {}
 
-  async execute({ caller, pendingId }: PollProposal): Promise<PollResult> {
+  async execute({ caller, pendingId, trace }: PollProposal): Promise<PollResult> {
     if (caller.kind !== 'agent' || !isPendingId(pendingId)) throw new NotFoundProblem();
     const { state } = await aggregateStream(this.store, proposalStreamName(pendingId), proposalDecider);
     const view = proposalViewForAgent(state, caller.agent);
     if (view.status !== 'approved') return view;
     const proposal = state as ApprovedProposal;
-    const bytes = await this.completion.complete(proposal, caller);
+    const bytes = await this.completion.complete(proposal, caller, trace);
     // Spec 3 rule 5: the body was deleted; the tombstone answers `mission_terminated` and nothing is re-created.
     if (bytes instanceof MissionTerminatedError) throw bytes;
-    await this.refuseTerminated(proposal, caller);
+    await this.refuseTerminated(proposal, caller, trace);
     return { status: 'approved', s256: view.s256, mission: encodeMissionBlob(bytes) };
   }
 
@@ -58,12 +60,12 @@ export class PollProposalHandler implements IQueryHandler<PollProposal> {
    * attributed to the PS scheduler) — the poll answers `mission_terminated` instead of handing out the
    * blob of a mission no work may start under.
    */
-  private async refuseTerminated(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<void> {
+  private async refuseTerminated(proposal: ApprovedProposal, caller: AuthenticatedCaller, trace: RequestTrace | undefined): Promise<void> {
     const s256 = proposal.approval.s256;
     const now = this.clock.now();
     // Spec 2.8: a due expiry recorded here carries the token-impact summary.
     const trackedTokens = expiryDue(proposal.approval, now) ? await this.ledger.state(s256) : undefined;
-    const { state } = await this.missionLog.execute(s256, { type: 'ApplyMissionExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, commandContext(caller, now, `poll-expiry:${s256}`));
+    const { state } = await this.missionLog.execute(s256, { type: 'ApplyMissionExpiry', now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) }, commandContext(caller, now, `poll-expiry:${s256}`, trace));
     if (missionExists(state) && state.status === 'terminated') throw new MissionTerminatedError(state.termination.reason);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '@mission/es-kit';
+import { handleCommand, type RequestTrace } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, secureRandomBytes } from '@mission/platform';
 import { parseMissionProposal, pendingIdFromBytes, proposalDecider, proposalStreamName } from '@mission/ps-domain';
@@ -15,6 +15,8 @@ export class ProposeMission extends Command<string> {
   constructor(
     readonly caller: AuthenticatedCaller,
     readonly body: unknown,
+    /** The request it runs for (ADR 0050), into the events' metadata. */
+    readonly trace: RequestTrace | undefined,
   ) {
     super();
   }
@@ -33,13 +35,13 @@ export class ProposeMissionHandler implements ICommandHandler<ProposeMission> {
     private readonly bodies: MissionBodies,
   ) {}
 
-  async execute({ caller, body }: ProposeMission): Promise<string> {
+  async execute({ caller, body, trace }: ProposeMission): Promise<string> {
     // DESIGN 3.1: proposing a mission is an agent's request; a Management Principal cannot make one.
     if (caller.kind !== 'agent') throw new AccessDeniedProblem('only an agent may propose a mission');
     const now = this.clock.now();
     const proposal = parseMissionProposal(body, now);
     const pendingId = pendingIdFromBytes(new Uint8Array(secureRandomBytes(16)));
-    const context = commandContext(caller, now, `proposal:${pendingId}`);
+    const context = commandContext(caller, now, `proposal:${pendingId}`, trace);
     await this.bodies.recordProposalContent(pendingId, proposal, context);
     await handleCommand(this.store, proposalStreamName(pendingId), proposalDecider, { type: 'SubmitProposal', pendingId, agent: caller.agent, agentJkt: caller.agentJkt, proposal, now }, context);
     return pendingId;

@@ -67,7 +67,7 @@ export class ReadDelegationTreeHandler implements IQueryHandler<ReadDelegationTr
         s256,
         // Spec 2.8: a due expiry recorded first carries the token-impact summary.
         { type: 'ReadDelegationTree', caller: who, nodeCount: page.length, complete: next === undefined, now, trackedTokens },
-        commandContext(caller, now, `tree:${facts.requestId ?? randomUUID()}`),
+        commandContext(caller, now, `tree:${facts.requestId ?? randomUUID()}`, facts.trace),
       );
       return { mission_s256: s256, as_of: now.toISOString(), nodes: page as unknown as JsonObject[], complete: next === undefined, ...(next !== undefined ? { next_cursor: next } : {}) };
     });

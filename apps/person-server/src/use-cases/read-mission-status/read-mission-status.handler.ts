@@ -43,7 +43,7 @@ export class ReadMissionStatusHandler implements IQueryHandler<ReadMissionStatus
       const result = await this.missionLog.execute(
         s256,
         { type: 'ReadMissionStatus', caller: managementCaller(caller), now, ...(trackedTokens !== undefined ? { trackedTokens } : {}) },
-        commandContext(caller, now, `status:${facts.requestId ?? randomUUID()}`),
+        commandContext(caller, now, `status:${facts.requestId ?? randomUUID()}`, facts.trace),
       );
       return missionStatusRepresentation(result.state, now, this.config.status_freshness_seconds);
     });

@@ -76,6 +76,6 @@ export class RevokeAuthTokenHandler implements ICommandHandler<RevokeAuthToken> 
     }
     const now = this.clock.now();
     const actor = revoker.kind === 'resource' ? { id: revoker.resource, role: 'resource' } : { id: revoker.kind === 'agent' ? revoker.agent : revoker.id, role: 'agent' };
-    await this.ledger.execute(s256, { type: 'RevokeToken', token: identity, by, actor, now }, { correlationId: randomUUID(), causationId: `revoke:${identity.jti}`, actor, now });
+    await this.ledger.execute(s256, { type: 'RevokeToken', token: identity, by, actor, now }, { correlationId: randomUUID(), causationId: `revoke:${identity.jti}`, actor, now, trace: facts.trace });
   }
 }

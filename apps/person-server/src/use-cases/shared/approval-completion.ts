@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { RequestTrace } from '@mission/es-kit';
 import { SERVICE_SETTINGS, type ServiceSettings } from '@mission/platform';
 import { InvalidCommandError, isBlobDeleted, missionApprovalCommand, missionBlobBytes, missionS256, MissionTerminatedError, proposalBlobFields, type ApprovedProposal } from '@mission/ps-domain';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
@@ -37,11 +38,11 @@ export class ApprovalCompletion {
    * tombstone), nothing is stored or recorded again: the answer is the base `mission_terminated` error with
    * the recorded reason (returned, not thrown, so that a repeated approval still gets its own refusal).
    */
-  async complete(proposal: ApprovedProposal, caller: AuthenticatedCaller): Promise<Uint8Array | MissionTerminatedError> {
+  async complete(proposal: ApprovedProposal, caller: AuthenticatedCaller, trace: RequestTrace | undefined): Promise<Uint8Array | MissionTerminatedError> {
     const { approval } = proposal;
     const tombstone = await this.deletedBody(approval.s256);
     if (tombstone !== undefined) return tombstone;
-    const context = commandContext(caller, this.clock.now(), `blob:${approval.s256}`);
+    const context = commandContext(caller, this.clock.now(), `blob:${approval.s256}`, trace);
     let bytes = await this.bodies.blob(approval.s256);
     if (bytes === undefined) {
       const content = await this.bodies.proposalContent(proposal.pendingId);
@@ -56,7 +57,7 @@ export class ApprovalCompletion {
       throw new InvalidCommandError('psblob is deleted but the mission log records no MissionBlobDeleted');
     }
     if (missionS256(bytes) !== approval.s256) throw new InvalidCommandError('the approved blob does not rebuild to the committed s256');
-    await this.missionLog.execute(approval.s256, missionApprovalCommand(proposal, this.approver), commandContext(caller, approval.approvedAt, `approval:${proposal.pendingId}`));
+    await this.missionLog.execute(approval.s256, missionApprovalCommand(proposal, this.approver), commandContext(caller, approval.approvedAt, `approval:${proposal.pendingId}`, trace));
     await this.bodies.deleteProposalContent(proposal.pendingId);
     return bytes;
   }

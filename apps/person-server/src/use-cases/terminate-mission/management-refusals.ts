@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, type Logger } from '@mission/platform';
+import { LOGGER, traceLogFields, type Logger } from '@mission/platform';
 import {
   IdempotencyConflictError,
   InvalidRequestError,
@@ -65,11 +65,11 @@ export class ManagementRefusals {
           now,
           ...(trackedTokens !== undefined ? { trackedTokens } : {}),
         },
-        { correlationId: randomUUID(), causationId: `terminate-refused:${facts.requestId ?? randomUUID()}`, actor: { id: approval.role === 'agent' ? approval.agent : callerId(caller), role: approval.role }, now },
+        { correlationId: randomUUID(), causationId: `terminate-refused:${facts.requestId ?? randomUUID()}`, actor: { id: approval.role === 'agent' ? approval.agent : callerId(caller), role: approval.role }, now, trace: facts.trace },
       );
     } catch (failure) {
       // The caller still gets its 4xx; the security audit above already holds the refusal.
-      this.logger.error({ err: failure, mission_s256: s256, error }, 'refused terminate could not be logged on the mission log');
+      this.logger.error({ ...traceLogFields(facts.trace), err: failure, mission_s256: s256, error }, 'refused terminate could not be logged on the mission log');
     }
   }
 }

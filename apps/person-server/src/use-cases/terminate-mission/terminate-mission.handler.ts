@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { aggregateStream, handleCommand, type CommandContext } from '@mission/es-kit';
+import { aggregateStream, handleCommand, type CommandContext, type RequestTrace } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
 import { EVENT_STORE, SERVICE_CONFIG } from '@mission/platform';
 import {
@@ -46,6 +46,8 @@ interface IdempotencyHandle {
   readonly caller: IdempotencyCaller;
   readonly requestId: string;
   readonly contentDigest: string;
+  /** The request (ADR 0050): its commands' events carry it. */
+  readonly trace: RequestTrace | undefined;
 }
 
 /** Spec 4.2 `terminate` of the mission `s256` (a well-formed Mission Reference) with the request's JSON body. */
@@ -101,7 +103,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     };
     // Checks needing no mission run before any lookup (and before idempotency, whose key needs request_id).
     checkTerminationRequestSyntax(request);
-    const idem = this.idempotencyHandle(caller, request.requestId, body);
+    const idem = this.idempotencyHandle(caller, request.requestId, body, facts);
     return this.authorization.authorized(caller, s256, facts, async (approval) => {
       const recorded = await this.refusedIfThrows(caller, s256, approval, request, facts, () => this.admit(caller, s256, approval, request, idem, facts));
       if (recorded !== undefined) return recorded;
@@ -125,7 +127,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     const replacementResolves = reason === 'superseded' ? await this.replacements.resolves(caller, request.replacementS256, s256, facts) : false;
     checkTerminationRules(approval.role, { ...request, replacementResolves }, s256);
     const now = this.clock.now();
-    await handleCommand(this.store, idem.stream, idempotencyDecider, { type: 'ClaimRequest', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, now }, this.context(caller, now, request.requestId));
+    await handleCommand(this.store, idem.stream, idempotencyDecider, { type: 'ClaimRequest', caller: idem.caller, requestId: idem.requestId, contentDigest: idem.contentDigest, now }, this.context(caller, now, idem));
     return undefined;
   }
 
@@ -136,7 +138,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     const trackedTokens = await this.ledger.state(s256);
     const who = managementCaller(caller);
     const replacementResolves = request.replacementS256 !== undefined; // validated before the claim (step 3)
-    const { state } = await this.missionLog.execute(s256, { type: 'TerminateMission', caller: who, now, ...request, replacementResolves, trackedTokens }, this.context(caller, now, idem.requestId));
+    const { state } = await this.missionLog.execute(s256, { type: 'TerminateMission', caller: who, now, ...request, replacementResolves, trackedTokens }, this.context(caller, now, idem));
     // Step (4): every decision path (status, terminate, POST /token) reads psmission-<s256>, so the commit is already visible.
     return state as Mission;
   }
@@ -144,7 +146,7 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
   /** Step 6: revocation, the answer for this caller, recorded once; the recorded answer is returned. */
   private async answer(caller: AuthenticatedCaller, s256: string, mission: Mission, idem: IdempotencyHandle): Promise<JsonObject> {
     const now = this.clock.now();
-    const context = this.context(caller, now, idem.requestId);
+    const context = this.context(caller, now, idem);
     // Step (5): start revocation now; it never delays or rolls back the commit above.
     await this.revocation.start(s256, context);
     // Spec 2.5, 4.3 rule 3: only the tokens of tree nodes this caller may see are counted (ADR 0019).
@@ -174,17 +176,18 @@ export class TerminateMissionHandler implements ICommandHandler<TerminateMission
     }
   }
 
-  private idempotencyHandle(caller: AuthenticatedCaller, requestId: string, body: Record<string, unknown>): IdempotencyHandle {
+  private idempotencyHandle(caller: AuthenticatedCaller, requestId: string, body: Record<string, unknown>, facts: RequestFacts): IdempotencyHandle {
     const idemCaller = idempotencyCaller(caller);
     return {
       stream: idempotencyStreamName(idemCaller, requestId),
       caller: idemCaller,
       requestId,
       contentDigest: requestContentDigest(terminateRequestContent(body as unknown as TerminateRequestBody)),
+      trace: facts.trace,
     };
   }
 
-  private context(caller: AuthenticatedCaller, now: Date, requestId: string): CommandContext {
-    return commandContext(caller, now, `terminate:${requestId}`);
+  private context(caller: AuthenticatedCaller, now: Date, idem: IdempotencyHandle): CommandContext {
+    return commandContext(caller, now, `terminate:${idem.requestId}`, idem.trace);
   }
 }
