@@ -48,6 +48,17 @@ describe('ProcessManagerRunner', () => {
     expect(await workTypes(env.store)).toEqual(['WorkScheduled', 'WorkClaimed', 'WorkCompleted']);
   });
 
+  it('ADR 0050 / 0082: perform is handed the trace of the request that caused the work, and none for work no request caused', async () => {
+    const traces = new Map<string, WorkItem['trace']>();
+    await run(revoker(async (work) => void traces.set(String(work.payload['mission']), work.trace)));
+    const trace = { request_id: 'req-term-1', trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7', trace_flags: 1 };
+    await env.store.appendToStream('mission-t', [{ type: 'MissionTerminated', data: {}, metadata: trace }]);
+    await env.store.appendToStream('mission-u', [{ type: 'MissionTerminated', data: {} }]);
+    await eventually(() => traces.size === 2);
+    expect(traces.get('mission-t')).toEqual({ requestId: 'req-term-1', traceId: trace.trace_id, spanId: trace.span_id, traceFlags: 1 });
+    expect(traces.get('mission-u')).toBeUndefined();
+  });
+
   it('retries a failing action with back-off until it succeeds, recording every attempt', async () => {
     let calls = 0;
     await run(revoker(async () => {

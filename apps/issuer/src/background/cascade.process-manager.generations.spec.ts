@@ -54,6 +54,19 @@ describe('mission_cascade: reading the parent once and the next generation (spec
     for (const node of tree.descendants) expect(await cascadedEvents(env.store, node.id)).toHaveLength(1);
   });
 
+  it('ADR 0050 / 0082: the trace of the revoking request reaches every generation, the in-process continuations included', async () => {
+    const tree = await threeGenerations();
+    const manager = missionCascadeManager(env.store, clock.now);
+    const trace = { requestId: 'req-revoke-7', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 };
+    await missions.lifecycle(tree.root.id, 'revoke');
+    await manager.perform({ key: tree.root.id, payload: { mission_id: tree.root.id }, attempt: 1, trace }, new AbortController().signal);
+    // The grandchildren are cascaded by the continuations of a and b, not by a work item of theirs.
+    await eventually(async () => (await Promise.all(tree.descendants.map((node) => cascadedEvents(env.store, node.id)))).every((events) => events.length === 1));
+    for (const node of tree.descendants) {
+      expect((await cascadedEvents(env.store, node.id))[0]!.metadata).toMatchObject({ request_id: 'req-revoke-7', trace_id: trace.traceId, span_id: trace.spanId, trace_flags: 1 });
+    }
+  });
+
   it('the next generation reuses the open children the cascade just folded, only while the child’s stream is unchanged', async () => {
     const tree = await threeGenerations();
     const [a1, a2, b1, b2] = tree.grandchildren;
