@@ -47,7 +47,9 @@ export function traceRequests(fastify: FastifyInstance): void {
       ...(isSpanContextValid(spanContext) ? { traceId: spanContext.traceId, spanId: spanContext.spanId, traceFlags: spanContext.traceFlags } : {}),
     };
     traced.set(request, { span, trace: requestTrace, active: trace.setSpan(parent, span) });
-    if (instrumented === undefined) {
+    // A span that records nothing (tracing off: the API's no-op tracer; or not sampled) has nothing to end or name:
+    // no listeners on the response for it (two per request, issue 15).
+    if (instrumented === undefined && span.isRecording()) {
       let ended = false;
       const end = (): void => {
         if (ended) return;
