@@ -27,6 +27,7 @@ import { bootstrapService, EVENT_STORE, type RunningService, type ServiceDefinit
 import { GcPauses } from './gc-pauses.js';
 import { CascadeTreeBuilder, CHILD_ACTOR, GRANDCHILD_ACTOR, GRANDCHILDREN_PER_CHILD, REAL_CHILDREN, type Tree } from './cascade-tree.js';
 import { demoClient, FORM, form, refreshRequest, type MissionHolder } from './flows.js';
+import { preparedRefresh, RefreshClient } from './refresh-client.js';
 
 /** Process managers that follow the `mission` category; the tree is measured once they have caught up. */
 const MISSION_PROCESS_MANAGERS = ['mission_cascade', 'child_slot_release', 'child_grant_lapse', 'mission_expiry'];
@@ -54,11 +55,13 @@ export async function cascadeBench(options: CascadeBenchOptions): Promise<void> 
     env: { PORT: String(options.port), BASE_URL: issuer, DATA_DIR: options.dataDir, CONFIG_FILE: join(options.repositoryRoot, 'config/issuer.json'), LOG_LEVEL: 'warn' },
     logDestination: { write: (line: string) => void process.stderr.write(line) },
   });
+  const refreshClient = await RefreshClient.start(`${issuer}/.well-known/oauth-authorization-server`);
   try {
-    const bench = new TreeBench(service, issuer, await demoClient(options.repositoryRoot, 'demo-agent'), await demoClient(options.repositoryRoot, CHILD_ACTOR), await demoClient(options.repositoryRoot, GRANDCHILD_ACTOR), options.concurrency, options.profileDir);
+    const bench = new TreeBench(service, issuer, await demoClient(options.repositoryRoot, 'demo-agent'), await demoClient(options.repositoryRoot, CHILD_ACTOR), await demoClient(options.repositoryRoot, GRANDCHILD_ACTOR), options.concurrency, options.profileDir, refreshClient);
     console.log(
       `revoking a root with its Child Mission tree (issuer in this process, embedded store; ${REAL_CHILDREN} children + their ` +
-        `${REAL_CHILDREN * GRANDCHILDREN_PER_CHILD} grandchildren created over HTTP with refresh tokens, the rest SEEDED directly into the store)`,
+        `${REAL_CHILDREN * GRANDCHILDREN_PER_CHILD} grandchildren created over HTTP with refresh tokens, the rest SEEDED directly into the store; ` +
+        'the refreshes sent from a worker thread, a client with an event loop of its own)',
     );
     // Each size twice: (b) while the 200 refreshes of (a) hit the same process, then (b) alone on a fresh tree.
     for (const children of options.trees) {
@@ -67,6 +70,7 @@ export async function cascadeBench(options: CascadeBenchOptions): Promise<void> 
     }
     console.log(`bench + issuer resident memory after the cascades: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
   } finally {
+    await refreshClient.close();
     await service.stop('benchmark finished');
   }
 }
@@ -85,6 +89,7 @@ class TreeBench {
     worker: ClientKey,
     private readonly concurrency: number,
     private readonly profileDir: string | undefined,
+    private readonly refreshClient: RefreshClient,
   ) {
     this.store = service.app.get(EVENT_STORE);
     this.trees = new CascadeTreeBuilder(this.store, issuer, agent, subagent, worker);
@@ -140,7 +145,7 @@ class TreeBench {
       const { profile } = await profiler.post('Profiler.stop');
       profiler.disconnect();
       mkdirSync(this.profileDir!, { recursive: true });
-      const file = join(this.profileDir!, `cascade-${total}.cpuprofile`);
+      const file = join(this.profileDir!, `cascade-${total}${options.refreshes ? '-with-refreshes' : '-alone'}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
       console.log(`${label}: CPU profile of the revoke-to-cascaded window written to ${file}`);
     }
@@ -183,7 +188,7 @@ class TreeBench {
     // What the work cost in CPU, beside how fast it went (on a shared machine the rate mixes the two; both still spread).
     const cpuMicros = cpu.user + cpu.system;
     console.log(
-      `${label}:     CPU of this process (issuer + the bench's watcher${options.refreshes ? ' + the refreshes' : ''}) from the revoke until all were cascaded: ` +
+      `${label}:     CPU of this process (issuer + the bench's watcher${options.refreshes ? ' + the refreshes\' client thread' : ''}) from the revoke until all were cascaded: ` +
         `${ms(cpuMicros * 1e3)} ms = ${Math.round(cpuMicros / total)} µs per descendant`,
     );
   }
@@ -194,23 +199,11 @@ class TreeBench {
    * accepted refresh's new refresh token replaces the old one (rotation).
    */
   private async refreshAll(requests: readonly RequestInit[], options: { probe?: boolean; holders?: readonly MissionHolder[] } = {}): Promise<RefreshAnswer[]> {
-    const answers: RefreshAnswer[] = new Array<RefreshAnswer>(requests.length);
-    const sentAt = Date.now();
-    let next = 0;
-    const send = async (index: number): Promise<void> => {
-      const reply = await fetch(`${this.issuer}/token`, requests[index]!);
-      const at = Date.now();
-      const body = (await reply.json()) as { error?: string; error_description?: string; refresh_token?: string };
-      if (reply.status === 200 && options.holders && body.refresh_token) options.holders[index]!.refreshToken = body.refresh_token;
-      answers[index] = { sentAt, at, status: reply.status, outcome: reply.status === 200 ? '200 ACCEPTED' : `${reply.status} ${body.error}: ${body.error_description}` };
-    };
-    if (options.probe && requests.length > 0) await send(next++);
-    await Promise.all(
-      Array.from({ length: Math.min(this.concurrency, requests.length) }, async () => {
-        while (next < requests.length) await send(next++);
-      }),
-    );
-    return answers;
+    const replies = await this.refreshClient.send(`${this.issuer}/token`, requests.map(preparedRefresh), { probe: options.probe ?? false, concurrency: this.concurrency });
+    return replies.map((reply, index) => {
+      if (reply.status === 200 && options.holders && reply.body.refresh_token) options.holders[index]!.refreshToken = reply.body.refresh_token;
+      return { sentAt: reply.sentAt, at: reply.at, status: reply.status, outcome: reply.status === 200 ? '200 ACCEPTED' : `${reply.status} ${reply.body.error}: ${reply.body.error_description}` };
+    });
   }
 
   /**
