@@ -86,6 +86,27 @@ describe('ADR 0050: the trace of a request reaches its events and the PS revocat
     expect(clientSpan?.attributes['http.response.status_code']).toBe(200);
   });
 
+  it('ADR 0082: status reads decided and appended in one group commit each carry their own request\'s id and trace', async () => {
+    const agent = await newAgent();
+    const { s256 } = await ps.approvedMission(agent);
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, async (_, index) => {
+        const request = await ps.agentSigned(agent, { body: { operation: 'status', mission_s256: s256 } });
+        const ids = { requestId: `status-${index}-${hex(4)}`, traceId: hex(16) };
+        request.headers['x-request-id'] = ids.requestId;
+        request.headers['traceparent'] = `00-${ids.traceId}-${hex(8)}-01`;
+        return { request, ids };
+      }),
+    );
+    const replies = await Promise.all(sent.map(({ request }) => ps.send(request)));
+    for (const reply of replies) expect(reply.status).toBe(200);
+    const reads = (await events(store, missionStreamName(s256))).filter((event) => event.type === 'MissionStatusRead');
+    expect(reads).toHaveLength(sent.length);
+    // Each read's metadata names the request that asked for it, whichever caller's drain appended the group.
+    const traceOf = new Map(reads.map((event) => [event.metadata['request_id'], event.metadata['trace_id']]));
+    for (const { ids } of sent) expect(traceOf.get(ids.requestId)).toBe(ids.traceId);
+  });
+
   it('ADR 0050: a request without traceparent still gets a trace of its own, and its request id lands in the events', async () => {
     const agent = await newAgent();
     const { s256 } = await ps.approvedMission(agent);
