@@ -14,7 +14,8 @@ export interface RefreshReply {
   readonly body: { error?: string; error_description?: string; refresh_token?: string };
 }
 
-interface Job {
+/** What the worker is sent: the refreshes of one `send`. */
+export interface RefreshJob {
   readonly url: string;
   readonly requests: readonly PreparedRefresh[];
   readonly probe: boolean;
@@ -41,7 +42,7 @@ export class RefreshClient {
 
   /** With `probe`, the first alone, then the rest `concurrency` at a time; replies in the order given. */
   send(url: string, requests: readonly PreparedRefresh[], options: { readonly probe: boolean; readonly concurrency: number }): Promise<RefreshReply[]> {
-    const job: Job = { url, requests, probe: options.probe, concurrency: options.concurrency };
+    const job: RefreshJob = { url, requests, probe: options.probe, concurrency: options.concurrency };
     return new Promise((resolve, reject) => {
       const onError = (error: Error): void => reject(error);
       this.worker.once('error', onError);

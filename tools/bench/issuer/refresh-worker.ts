@@ -1,16 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PreparedRefresh, RefreshReply } from './refresh-client.js';
+import type { RefreshJob, RefreshReply } from './refresh-client.js';
 
 /** The worker of RefreshClient: sends each job's refreshes and posts the replies back (see refresh-client.ts). */
-interface Job {
-  readonly url: string;
-  readonly requests: readonly PreparedRefresh[];
-  readonly probe: boolean;
-  readonly concurrency: number;
-}
 
 const port = parentPort!;
-port.on('message', (job: Job) => {
+port.on('message', (job: RefreshJob) => {
   void run(job).then((replies) => port.postMessage(replies));
 });
 // `fetch` loads its HTTP client on first use: warmed up here, so the first measured refresh does not pay for it.
@@ -18,7 +12,7 @@ const { warmUrl } = workerData as { warmUrl: string };
 for (let i = 0; i < 3; i++) await (await fetch(warmUrl)).arrayBuffer();
 port.postMessage('ready');
 
-async function run(job: Job): Promise<RefreshReply[]> {
+async function run(job: RefreshJob): Promise<RefreshReply[]> {
   const replies = new Array<RefreshReply>(job.requests.length);
   const sentAt = Date.now();
   let next = 0;

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { traceLogFields } from '../logging/create-logger.js';
 import { requestTraceOf } from '../tracing/trace-requests.js';
 
 /** Probes and scrapes hit these every few seconds; their successes are logged at debug so real traffic stays readable. */
@@ -41,8 +42,8 @@ export function observeRequests(fastify: FastifyInstance, logger: Logger, metric
       const trace = requestTraceOf(request);
       const line = {
         request_id: request.id,
-        // ADR 0050: the request's own line names its trace too (it is written after the request's async context ended).
-        ...(trace?.traceId !== undefined ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
+        // ADR 0050: the request's own line names its trace, as every line written for the request does.
+        ...traceLogFields(trace),
         method: request.method,
         path,
         status: response.statusCode,
