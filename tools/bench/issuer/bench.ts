@@ -8,7 +8,8 @@
  * how soon the descendants' refreshes are refused and how soon all are recorded `cascaded` (cascade.ts).
  * Options: BENCH_CONCURRENCY (32), BENCH_SECONDS (10 per phase), BENCH_TREES (children of the root per
  * tree, each with 99 grandchildren: `10,100`; empty to skip the cascade part), BENCH_PROFILE_DIR (write a CPU
- * profile of each revoke-to-cascaded window there), BENCH_ONLY_CASCADE=1 (skip the HTTP phases, run only the cascade part).
+ * profile of each revoke-to-cascaded window there), BENCH_HEAP_PROFILE_DIR (a sampling heap profile of what each such window
+ * allocated, and the bytes per descendant), BENCH_ONLY_CASCADE=1 (skip the HTTP phases, run only the cascade part).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -184,8 +185,10 @@ async function httpPhases(): Promise<void> {
 if (trees.length > 0) {
   const cascadeDir = mkdtempSync(join(tmpdir(), 'bench-issuer-cascade-'));
   try {
-    const profileDir = process.env['BENCH_PROFILE_DIR'];
-    await cascadeBench({ repositoryRoot: root, dataDir: cascadeDir, port: port + 1, concurrency, trees, ...(profileDir ? { profileDir: resolve(profileDir) } : {}) });
+    const cpuProfileDir = process.env['BENCH_PROFILE_DIR'];
+    const heapProfileDir = process.env['BENCH_HEAP_PROFILE_DIR'];
+    const profileDirs = { ...(cpuProfileDir ? { cpu: resolve(cpuProfileDir) } : {}), ...(heapProfileDir ? { heap: resolve(heapProfileDir) } : {}) };
+    await cascadeBench({ repositoryRoot: root, dataDir: cascadeDir, port: port + 1, concurrency, trees, profileDirs });
   } finally {
     rmSync(cascadeDir, { recursive: true, force: true });
   }

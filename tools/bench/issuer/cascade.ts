@@ -15,8 +15,6 @@
  * Times are the store's commit times (`RecordedEvent.created`) and this process's wall clock.
  */
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
@@ -25,6 +23,7 @@ import type { EventStore, RecordedEvent } from '@mission/event-store';
 import { clientAssertion, type ClientKey } from '@mission/mission-client';
 import { bootstrapService, EVENT_STORE, type RunningService, type ServiceDefinition } from '@mission/platform';
 import { GcPauses } from './gc-pauses.js';
+import { WindowProfiler, type WindowProfileDirs } from './window-profiler.js';
 import { CascadeTreeBuilder, CHILD_ACTOR, GRANDCHILD_ACTOR, GRANDCHILDREN_PER_CHILD, REAL_CHILDREN, type Tree } from './cascade-tree.js';
 import { demoClient, FORM, form, refreshRequest, type MissionHolder } from './flows.js';
 import { preparedRefresh, RefreshClient } from './refresh-client.js';
@@ -39,8 +38,8 @@ export interface CascadeBenchOptions {
   readonly port: number;
   /** Refreshes in flight at once for (a). */
   readonly concurrency: number;
-  /** When set, a V8 CPU profile of each revoke-to-cascaded window is written into this directory. */
-  readonly profileDir?: string;
+  /** Where profiles of each revoke-to-cascaded window go: a V8 CPU profile, a sampling heap profile of what it allocated. */
+  readonly profileDirs?: WindowProfileDirs;
   /** Children of the root per tree; every child has 99 grandchildren (10 → 1,000 descendants, 100 → 10,000). */
   readonly trees: readonly number[];
 }
@@ -57,7 +56,7 @@ export async function cascadeBench(options: CascadeBenchOptions): Promise<void> 
   });
   const refreshClient = await RefreshClient.start(`${issuer}/.well-known/oauth-authorization-server`);
   try {
-    const bench = new TreeBench(service, issuer, await demoClient(options.repositoryRoot, 'demo-agent'), await demoClient(options.repositoryRoot, CHILD_ACTOR), await demoClient(options.repositoryRoot, GRANDCHILD_ACTOR), options.concurrency, options.profileDir, refreshClient);
+    const bench = new TreeBench(service, issuer, await demoClient(options.repositoryRoot, 'demo-agent'), await demoClient(options.repositoryRoot, CHILD_ACTOR), await demoClient(options.repositoryRoot, GRANDCHILD_ACTOR), options.concurrency, options.profileDirs ?? {}, refreshClient);
     console.log(
       `revoking a root with its Child Mission tree (issuer in this process, embedded store; ${REAL_CHILDREN} children + their ` +
         `${REAL_CHILDREN * GRANDCHILDREN_PER_CHILD} grandchildren created over HTTP with refresh tokens, the rest SEEDED directly into the store; ` +
@@ -88,7 +87,7 @@ class TreeBench {
     subagent: ClientKey,
     worker: ClientKey,
     private readonly concurrency: number,
-    private readonly profileDir: string | undefined,
+    private readonly profileDirs: WindowProfileDirs,
     private readonly refreshClient: RefreshClient,
   ) {
     this.store = service.app.get(EVENT_STORE);
@@ -116,12 +115,7 @@ class TreeBench {
     // Signed beforehand, so the refusal times are the issuer's, not this process's signing.
     const refreshes = await Promise.all(tree.real.map((holder) => refreshRequest(this.issuer, holder)));
 
-    const profiler = this.profileDir === undefined ? undefined : new Session();
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
+    const profiler = await WindowProfiler.start(this.profileDirs);
     // The issuer runs in this process: the event loop's delay is the delay every request and the cascade itself see.
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
@@ -142,12 +136,11 @@ class TreeBench {
     gc.stop();
     const commit = result.revokedAt;
     if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      profiler.disconnect();
-      mkdirSync(this.profileDir!, { recursive: true });
-      const file = join(this.profileDir!, `cascade-${total}${options.refreshes ? '-with-refreshes' : '-alone'}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      console.log(`${label}: CPU profile of the revoke-to-cascaded window written to ${file}`);
+      const { files, allocatedBytes } = await profiler.stop(`cascade-${total}${options.refreshes ? '-with-refreshes' : '-alone'}`);
+      console.log(`${label}: profiles of the revoke-to-cascaded window written to ${files.join(', ')}`);
+      if (allocatedBytes !== undefined) {
+        console.log(`${label}:     allocated in the window (sampling heap profile): ${(allocatedBytes / 2 ** 20).toFixed(0)} MiB = ${(allocatedBytes / 1024 / total).toFixed(1)} KiB per descendant`);
+      }
     }
 
     console.log(
