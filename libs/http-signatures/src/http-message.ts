@@ -22,16 +22,19 @@ export function isRequest(message: HttpMessage): message is HttpRequest {
 
 /**
  * The field lines of a header, looked up by case-insensitive name; `undefined` when the field is absent.
+ * Walks the names with `for…in` rather than `Object.entries`: a signed request looks up several fields per
+ * covered component, and building every [name, value] pair each time was a tenth of what a Person Server status
+ * request allocated (issue 15).
  */
 export function fieldLines(headers: HttpHeaders, name: string): readonly string[] | undefined {
   const wanted = name.toLowerCase();
-  const lines: string[] = [];
-  let found = false;
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== wanted || value === undefined) continue;
-    found = true;
-    if (typeof value === 'string') lines.push(value);
-    else lines.push(...value);
+  let lines: string[] | undefined;
+  for (const key in headers) {
+    if (!Object.hasOwn(headers, key)) continue;
+    const value = headers[key];
+    if (value === undefined || key.toLowerCase() !== wanted) continue;
+    if (typeof value === 'string') (lines ??= []).push(value);
+    else if (value.length > 0) (lines ??= []).push(...value);
   }
-  return found && lines.length > 0 ? lines : undefined;
+  return lines;
 }

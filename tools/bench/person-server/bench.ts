@@ -15,7 +15,8 @@
  * BENCH_WARMUP_SECONDS (2), BENCH_VERIFY_N (5000), BENCH_ORACLE_SAMPLES (2000), BENCH_ORACLE_WARMUP (200),
  * BENCH_ORACLE_HISTORY (1000), BENCH_LOG_LEVEL (the PS's LOG_LEVEL, default info as `npm start`),
  * BENCH_KEEP=1 (keep the temp directory with DATA_DIR, config and the PS log), BENCH_PROFILE_DIR (run the PS
- * with `--cpu-prof`; its V8 CPU profile of the whole run is written there when it exits).
+ * with `--cpu-prof`; its V8 CPU profile of the whole run is written there when it exits), BENCH_NODE_OPTIONS (the PS's
+ * NODE_OPTIONS, as in soak.ts).
  */
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -74,6 +75,7 @@ const server = await PersonServerProcess.start({
   port: benchPort(),
   logLevel: process.env['BENCH_LOG_LEVEL'] ?? 'info',
   ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: resolve(process.env['BENCH_PROFILE_DIR']) } : {}),
+  ...(process.env['BENCH_NODE_OPTIONS'] ? { nodeOptions: process.env['BENCH_NODE_OPTIONS'] } : {}),
 });
 const sender = new HttpSender(server.baseUrl, Math.max(options.concurrency, 8));
 let failed = false;
