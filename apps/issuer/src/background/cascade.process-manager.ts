@@ -16,6 +16,7 @@ import {
   type MissionState,
   type TerminalMissionState,
 } from '@mission/issuer-domain';
+import { SharedTurns } from './shared-turns.js';
 import { terminalTransition } from './terminal-transition.js';
 
 export const CASCADE_ACTOR = { id: 'issuer:cascade', role: 'system' } as const;
@@ -95,6 +96,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
   const memo = new OpenChildrenMemo(MEMO_CAPACITY);
   /** Children whose own children this process is cascading now, without waiting for their work item. */
   const continuations = new Map<string, Promise<void>>();
+  const turns = new SharedTurns();
   const beforeCreation = (parentId: string, childId: string): void =>
     // Attached, but the child's own stream holds no mission (its creation is in flight or crashed after
     // the attachment): it is marked cascaded, and its creation will be refused (decision 0021).
@@ -115,10 +117,11 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
       let sinceTurn = 0;
       let turnAt = performance.now();
       for (const childId of open.slice(start, start + parallelism)) {
-        // Reads resolve as microtasks: without a macrotask turn now and then, all running work items'
-        // batches would run back to back and keep HTTP requests waiting (event-loop delay).
+        // Reads resolve as microtasks: without a turn of the loop now and then, all running work items'
+        // batches would run back to back and keep HTTP requests waiting (event-loop delay). The turns are
+        // shared: one work item resumes per iteration of the loop (shared-turns.ts).
         if (sinceTurn >= YIELD_EVERY || (sinceTurn > 0 && performance.now() - turnAt >= YIELD_AFTER_MS)) {
-          await new Promise((resume) => setImmediate(resume));
+          await turns.next();
           sinceTurn = 0;
           turnAt = performance.now();
         }
