@@ -24,7 +24,15 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 const trees = (process.env['BENCH_TREES'] ?? '10,100').split(',').filter((size) => size.trim() !== '').map(Number);
-const port = 4100 + Math.floor(Math.random() * 800);
+/** The one port of 4100–4900 that `fetch` refuses ("bad port", Fetch standard §2.9: sieve); the cascade uses port + 1. */
+const FETCH_BAD_PORT = 4190;
+function benchPort(): number {
+  for (;;) {
+    const candidate = 4100 + Math.floor(Math.random() * 800);
+    if (candidate !== FETCH_BAD_PORT && candidate + 1 !== FETCH_BAD_PORT) return candidate;
+  }
+}
+const port = benchPort();
 const issuer = `http://127.0.0.1:${port}`;
 
 const demoClient = (clientId: string): Promise<ClientKey> => loadDemoClient(root, clientId);
