@@ -168,12 +168,7 @@ export function missionCascadeManager(store: EventStore, clock: () => Date, opti
   function continueWith(childId: string, remembered: RememberedChildren, ids: CascadeIds): void {
     if (options.continueInProcess === false || continuations.size >= MAX_CONTINUATIONS || continuations.has(childId) || !isTerminalMissionState(remembered.state)) return;
     if (remembered.terminalAt === undefined) return;
-    const parent: TerminalParent = { id: childId, state: remembered.state, terminalAt: remembered.terminalAt };
-    // Started on a turn of its own: a batch's append starts up to 64 of them at once, whose first slices would
-    // otherwise all run in the microtasks after that append (≈ 45 ms without reading a request).
-    const running = turns
-      .next()
-      .then(() => cascadeChildren(parent, remembered.open, ids))
+    const running = cascadeChildren({ id: childId, state: remembered.state, terminalAt: remembered.terminalAt }, remembered.open, ids)
       .then(() => memo.settled(missionStreamName(childId), remembered))
       .catch((error: unknown) => options.logger?.debug({ mission_id: childId, err: error }, 'cascade: continuation failed; the work item of the mission does it'))
       .finally(() => continuations.delete(childId));
