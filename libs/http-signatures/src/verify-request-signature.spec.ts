@@ -245,6 +245,17 @@ describe('verifyRequestSignature (RFC 9421 §3.2) with the DESIGN 3.2 profile', 
     expect(await reasonOf(verifyRequestSignature(dupSignature, options))).toBe('duplicate_label');
   });
 
+  it('attacker: a label repeated after a Display String parameter holding a backslash (RFC 9651 §3.3.8) → duplicate_label', async () => {
+    const request = signed();
+    const input = request.headers['signature-input'] as string;
+    const signature = request.headers['signature'] as string;
+    // Dictionary parsing keeps only the last `sig`; an intermediary reading the first would see another signature.
+    const hidden = withHeaders(request, { 'signature-input': `${input};note=%"\\", ${input.replace(`created=${created}`, 'created=1')}` });
+    expect(await reasonOf(verifyRequestSignature(hidden, options))).toBe('duplicate_label');
+    const hiddenSignature = withHeaders(request, { signature: `${signature};note=%"\\", ${signature}` });
+    expect(await reasonOf(verifyRequestSignature(hiddenSignature, options))).toBe('duplicate_label');
+  });
+
   it('RFC 9421 §3.2: other labels are ignored; a missing label or missing fields → missing_signature', async () => {
     const request = signed();
     const both = withHeaders(request, {
