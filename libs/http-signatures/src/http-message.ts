@@ -23,7 +23,7 @@ export function isRequest(message: HttpMessage): message is HttpRequest {
 /**
  * The field lines of a header, looked up by case-insensitive name; `undefined` when the field is absent.
  * Walks the names with `for…in` rather than `Object.entries`: a signed request looks up several fields per
- * covered component, and building every [name, value] pair each time was a tenth of what a Person Server status
+ * covered component, and building every [name, value] pair each time was ≈ 3 % of what a Person Server status
  * request allocated (issue 15).
  */
 export function fieldLines(headers: HttpHeaders, name: string): readonly string[] | undefined {
