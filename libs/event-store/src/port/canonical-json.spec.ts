@@ -5,7 +5,7 @@ import { canonicalJson } from './canonical-json.js';
 /**
  * canonicalJson must give exactly the RFC 8785 text of the reference implementation (the `canonicalize` package) for
  * every JSON value, whichever of its paths answers: the stored form (already in order), the ordered copy + one
- * JSON.stringify, or member by member. The keys are chosen to hit what the ordered copy cannot do — array-index keys
+ * JSON.stringify, or `canonicalize` itself. The keys are chosen to hit what the ordered copy cannot do — array-index keys
  * (JSON.stringify writes them first, in numeric order), `__proto__` as an own member (what JSON.parse makes of it) —
  * and objects with more members than the insertion sort takes.
  */

@@ -2,21 +2,18 @@ import canonicalize from 'canonicalize';
 
 /**
  * RFC 8785 (JCS) for JSON values as events hold them (what JSON.parse returns): byte for byte what
- * the `canonicalize` package produces, about twice as fast (no cycle bookkeeping, native
- * well-formedness check). Anything else — toJSON objects, undefined, functions, non-finite
- * numbers — is left to `canonicalize` itself, which also throws on lone surrogates as before.
- *
- * The usual case (an event a decider just built, members in any order) is a copy with the members in JCS
- * order and ONE native `JSON.stringify` of it: a quarter of the garbage of building the text member by member
- * (one string per key and per value, a cons string per `+=`, the native sort's work array) and about 40 %
- * faster (issue 15: this function was a fifth of what the 10k cascade allocated).
+ * the `canonicalize` package produces. A value already in JCS order (the stored form) is one native
+ * `JSON.stringify`; the usual new event (members in any order) is a copy with the members in JCS order and ONE
+ * `JSON.stringify` of it — a quarter of the garbage of building the text member by member (one string per key and
+ * per value, a cons string per `+=`, the native sort's work array) and about 40 % faster (issue 15: this function
+ * was a fifth of what the 10k cascade allocated). What a copy cannot order (array-index keys, `__proto__`) and
+ * anything that is not a JSON value — toJSON objects, undefined, functions, non-finite numbers, lone surrogates —
+ * is left to `canonicalize` itself, which throws where it did before.
  */
 export function canonicalJson(value: unknown): string {
   if (alreadyCanonical(value)) return JSON.stringify(value);
   const ordered = orderedCopy(value);
   if (ordered !== UNSUPPORTED) return JSON.stringify(ordered);
-  const text = canonicalFast(value);
-  if (text !== undefined) return text;
   const slow = canonicalize(value);
   if (slow === undefined) throw new TypeError('value cannot be canonicalized');
   return slow;
@@ -38,7 +35,7 @@ const INSERTION_SORT_MAX = 32;
 /**
  * The value with every object's members inserted in JCS order (UTF-16 code units), so JSON.stringify writes the
  * canonical text; UNSUPPORTED when JSON.stringify would not (see REORDERED_KEY, lone surrogates, non-finite
- * numbers, undefined in an array, anything not a JSON value): then the member-by-member path answers.
+ * numbers, undefined in an array, anything not a JSON value): then `canonicalize` answers.
  */
 function orderedCopy(value: unknown): unknown {
   switch (typeof value) {
@@ -93,49 +90,6 @@ function inJcsOrder(keys: string[]): string[] {
     keys[j + 1] = key;
   }
   return keys;
-}
-
-/** Member by member, for what the ordered copy cannot do; undefined when the value needs the general path. */
-function canonicalFast(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return isWellFormed(value) ? JSON.stringify(value) : undefined;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) {
-        let text = '[';
-        for (let i = 0; i < value.length; i++) {
-          const item = canonicalFast(value[i]);
-          if (item === undefined) return undefined;
-          text += i === 0 ? item : `,${item}`;
-        }
-        return `${text}]`;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return undefined;
-      const record = value as Record<string, unknown>;
-      // JCS sorts by UTF-16 code units: the default sort order of strings.
-      const keys = Object.keys(record).sort();
-      let text = '{';
-      let first = true;
-      for (const key of keys) {
-        if (!isWellFormed(key)) return undefined;
-        const item = record[key];
-        if (item === undefined) continue; // as JSON.stringify and canonicalize: absent
-        const encoded = canonicalFast(item);
-        if (encoded === undefined) return undefined;
-        text += `${first ? '' : ','}${JSON.stringify(key)}:${encoded}`;
-        first = false;
-      }
-      return `${text}}`;
-    }
-    default:
-      return undefined;
-  }
 }
 
 /**
