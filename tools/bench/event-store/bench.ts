@@ -3,19 +3,22 @@
  * Prints, for the embedded adapter on this machine: acknowledged single-event appends/s with 1 and
  * with 64 concurrent writers (durable: synchronous=FULL), CPU and wall time per replay-record append with WAL
  * checkpoints in the worker and by SQLite (ADR 0071), full-read events/s from position 0, peak RSS.
- * Also: the first whole read of each of many small streams (no head cached), as a cascade reads each descendant.
+ * Also: the first whole read of each of many small streams (no head cached), as a cascade reads each descendant;
+ * the heap the recent-events tail keeps per event (tail-memory.ts).
  * Options: BENCH_READ_EVENTS (default 1000000), BENCH_APPENDS (default 20000), BENCH_FIRST_READS (default 10000),
- * BENCH_ONLY_FIRST_READS=1 (that part alone), BENCH_DIR.
+ * BENCH_TAIL_EVENTS (default 10000), BENCH_ONLY_FIRST_READS=1 / BENCH_ONLY_TAIL_MEMORY=1 (that part alone), BENCH_DIR.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventStore, type EventStore } from '@mission/event-store';
+import { tailMemory } from './tail-memory.js';
 
 const readEvents = Number(process.env['BENCH_READ_EVENTS'] ?? 1_000_000);
 const appends = Number(process.env['BENCH_APPENDS'] ?? 20_000);
 const firstReads = Number(process.env['BENCH_FIRST_READS'] ?? 10_000);
+const tailEvents = Number(process.env['BENCH_TAIL_EVENTS'] ?? 10_000);
 const payload = { mission_id: 'msn_0123456789abcdefghijkl', state: 'active', reason: 'benchmark', version: 1 };
 
 async function appendWithWriters(store: EventStore, writers: number, total: number, label: string): Promise<void> {
@@ -109,6 +112,11 @@ async function firstWholeReads(count: number): Promise<void> {
   console.log(`first whole read of a one-event stream (${count.toLocaleString('en')} streams, no head cached): median ${sorted[2]!.toFixed(1)} µs CPU per read (rounds ${perRead.map((us) => us.toFixed(1)).join(', ')})`);
 }
 
+if (process.env['BENCH_ONLY_TAIL_MEMORY'] === '1') {
+  await tailMemory(tailEvents);
+  process.exit(0);
+}
+
 if (process.env['BENCH_ONLY_FIRST_READS'] === '1') {
   await firstWholeReads(firstReads);
   process.exit(0);
@@ -122,6 +130,7 @@ try {
   await appendWithWriters(store, 64, appends, 'many');
   await replayRecordAppends(appends);
   await firstWholeReads(firstReads);
+  await tailMemory(tailEvents);
   const already = (await store.headPosition())?.commit ?? 0n;
   await fill(store, Math.max(0, readEvents - Number(already)));
   await store.close();

@@ -5,6 +5,9 @@ import type { SerializedEvent } from '../port/validate-events.js';
 import type { EventQueries } from './event-queries.js';
 import type { RecentRow } from './recent-events.js';
 
+/** What the record holds between its metadata and its data. */
+const DATA_KEY = ',"data":';
+
 /**
  * The embedded store's writes to the `events` and `streams` tables, run inside the group commit's
  * transaction (one savepoint per queued write). Expected revisions are compared here and nowhere else.
@@ -24,9 +27,14 @@ export class EventWrites {
     for (const event of events) {
       revision += 1n;
       // data and metadata are already serialized JSON text; splice them in rather than serializing again.
-      const record = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":${event.metadata},"data":${event.data}}`;
+      const head = `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"created":${created},"metadata":`;
+      const record = `${head}${event.metadata},"data":${event.data}}`;
       position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
-      rows.push({ position, streamName, category, type: event.type, revision, record, texts: { data: event.data, metadata: event.metadata } });
+      // The texts the recent tail keeps are slices of the record (V8 shares the record's characters), not the
+      // serialized strings themselves: those would keep every event's JSON twice in memory for 10,000 rows.
+      const metadataEnd = head.length + event.metadata.length;
+      const texts = { metadata: record.slice(head.length, metadataEnd), data: record.slice(metadataEnd + DATA_KEY.length, record.length - 1) };
+      rows.push({ position, streamName, category, type: event.type, revision, record, texts });
     }
     return { result: { nextExpectedRevision: revision, position: { commit: position, prepare: position } }, rows };
   }
