@@ -123,7 +123,7 @@ export function sharedRecordedEvent(row: RecentRow): RecordedEvent {
  *
  * The accessors are the same functions for every event (LAZY_MEMBERS) and find their row through a hidden member, so
  * that all these events share one hidden class: ≈ 140 bytes each, against ≈ 1 KiB with getters closing over each
- * row — the tail holds 10,000 of them, and every one was copied by scavenges before it reached the old generation.
+ * row — the tail holds thousands of them, and every one was copied by scavenges before it reached the old generation.
  */
 function lazilyDecoded(row: RecentRow): RecordedEvent {
   const event = { streamName: row.streamName, revision: row.revision, position: Object.freeze({ commit: row.position, prepare: row.position }) };
