@@ -31,7 +31,7 @@ export class EventWrites {
       const record = `${head}${event.metadata},"data":${event.data}}`;
       position = insert.run(streamName, category, event.type, revision, record).lastInsertRowid as bigint;
       // The texts the recent tail keeps are slices of the record (V8 shares the record's characters), not the
-      // serialized strings themselves: those would keep every event's JSON twice in memory for 10,000 rows.
+      // serialized strings themselves: those would keep the JSON of every event the tail holds twice in memory.
       const metadataEnd = head.length + event.metadata.length;
       const texts = { metadata: record.slice(head.length, metadataEnd), data: record.slice(metadataEnd + DATA_KEY.length, record.length - 1) };
       rows.push({ position, streamName, category, type: event.type, revision, record, texts });
