@@ -31,7 +31,7 @@ function statusRead(index: number): EventData & { data: object; metadata: object
 }
 
 /**
- * Heap the embedded store's recent-events tail keeps per event (recent-events.ts, 10,000 events by default): `count`
+ * Heap the embedded store's recent-events tail keeps per event (recent-events.ts; held here at `count`, not the default capacity): `count`
  * events appended by this process, every one's `data` read by a live subscriber (as the projections do), then a full
  * GC — against the same store before the appends. Every event of the tail survives the scavenges while it is young,
  * so what it keeps is also what they copy (issue 15: a fifth of a 10k cascade's window was scavenging).
