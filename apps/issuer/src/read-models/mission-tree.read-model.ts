@@ -11,7 +11,7 @@ const POLL_MS = 10;
 
 /**
  * Runs the MissionTreeProjection with the app (rebuilt from the `mission` category on every start) and
- * registers it for readiness, like the mission status read model.
+ * registers it for readiness.
  */
 @Injectable()
 export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown {

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { MissionStatusProjection } from './mission-status.projection.js';
-import { MissionStatusReadModel } from './mission-status.read-model.js';
 import { MissionTreeReadModel } from './mission-tree.read-model.js';
 
-/** The read models (mission status by id, the delegation tree of DESIGN 2.1 `/missions/tree`), run with the app. */
+/**
+ * The read model of the delegation trees (DESIGN 2.1 `/missions/tree`), run with the app. Decisions and every other
+ * read (status, introspection, lineage) fold the missions' own streams; there is no all-missions status view (ADR 0085).
+ */
 @Module({
-  providers: [MissionStatusProjection, MissionStatusReadModel, MissionTreeReadModel],
-  exports: [MissionStatusProjection, MissionTreeReadModel],
+  providers: [MissionTreeReadModel],
+  exports: [MissionTreeReadModel],
 })
 export class ReadModelsModule {}

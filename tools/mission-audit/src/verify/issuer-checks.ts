@@ -13,8 +13,8 @@ const TOKEN_ISSUING = new Set(['AuthorizationCodeRedeemed', 'ChildGrantRedeemed'
 
 /**
  * Issuer invariants over the recorded history (child-mission-delegation spec 2.4–2.6, 3, 4), with the
- * mission decider's own `evolve` — the fold MissionStatusProjection serves from — as the model at every
- * position of the log.
+ * mission decider's own `evolve` — the fold every issuer decision runs over a mission's stream — as the model at
+ * every position of the log.
  */
 export class IssuerChecks implements ServiceChecks {
   readonly chainedCategories = new Set(['mission']);
