@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@mission/event-store';
+import { comparePositions, type Position, type RecordedEvent } from '@mission/event-store';
 import { ProjectionRunner, type Projection } from './projection-runner.js';
 import { eventually, tempStore } from './testing-store.spec-helper.js';
 
@@ -19,6 +19,29 @@ class StatusView implements Projection {
   reset() {
     this.statuses = new Map();
     if (this.disk) this.disk.saved = {};
+  }
+}
+
+/** A model that keeps its position with its rows (ADR 0086): `disk` is what a crash leaves (written by persist). */
+class PositionedView extends StatusView {
+  position: Position | undefined;
+  constructor(readonly disk: { saved: Record<string, string>; position?: Position }) {
+    super();
+    this.statuses = new Map(Object.entries(disk.saved));
+    this.position = disk.position;
+    this.persist = () => Object.assign(disk, { saved: Object.fromEntries(this.statuses), position: this.position });
+  }
+  override apply(event: RecordedEvent) {
+    super.apply(event);
+    this.position = event.position;
+  }
+  override reset() {
+    super.reset();
+    this.position = undefined;
+    this.disk.position = undefined;
+  }
+  storedPosition() {
+    return this.disk.position;
   }
 }
 
@@ -125,6 +148,44 @@ describe('ProjectionRunner', () => {
     await runner.start();
     await eventually(() => errors.length === 1);
     await expect(runner.isCaughtUp()).rejects.toThrow('bad event');
+    await runner.stop();
+  });
+
+  it('ADR 0086: resumes from the position the projection stores with its model, and writes no checkpoint of its own', async () => {
+    const disk: { saved: Record<string, string>; position?: Position } = { saved: {} };
+    for (let i = 0; i < 10; i++) await env.store.appendToStream(`mission-${i}`, [{ type: 'Changed', data: { state: 'active' } }]);
+    const first = new PositionedView(disk);
+    const runner = new ProjectionRunner(env.store, first);
+    await runner.start();
+    await runner.waitUntilCaughtUp();
+    await runner.stop();
+    expect([first.applied, Object.keys(disk.saved).length]).toEqual([10, 10]);
+    expect(await env.store.checkpoints.load(runner.checkpointName)).toBeUndefined();
+
+    // A store checkpoint, if one existed, is not what a positioned model resumes from.
+    await env.store.checkpoints.save(runner.checkpointName, { commit: 1n, prepare: 1n });
+    await env.store.appendToStream('mission-new', [{ type: 'Changed', data: { state: 'active' } }]);
+    const second = new PositionedView(disk);
+    const resumed = new ProjectionRunner(env.store, second);
+    await resumed.start();
+    await resumed.waitUntilCaughtUp();
+    expect([second.applied, second.statuses.size]).toEqual([1, 11]);
+    await resumed.stop();
+  });
+
+  it('ADR 0086: a stored position ahead of the store (the model of another store) is rebuilt from zero, with a warning', async () => {
+    for (let i = 0; i < 3; i++) await env.store.appendToStream(`mission-${i}`, [{ type: 'Changed', data: { state: 'active' } }]);
+    const head = (await env.store.headPosition())!;
+    const ahead = { commit: head.commit + 100n, prepare: head.prepare + 100n };
+    const disk = { saved: { 'mission-elsewhere': 'active' } as Record<string, string>, position: ahead };
+    const warnings: object[] = [];
+    const view = new PositionedView(disk);
+    const runner = new ProjectionRunner(env.store, view, { logger: { error: () => undefined, info: () => undefined, warn: (obj) => warnings.push(obj) } });
+    await runner.start();
+    await runner.waitUntilCaughtUp();
+    expect(view.statuses).toEqual(new Map([['mission-0', 'active'], ['mission-1', 'active'], ['mission-2', 'active']]));
+    expect(comparePositions(view.position!, head)).toBe(0);
+    expect(warnings).toEqual([expect.objectContaining({ projection: 'status_view' })]);
     await runner.stop();
   });
 });

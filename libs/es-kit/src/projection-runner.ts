@@ -1,4 +1,4 @@
-import { comparePositions, type AllFilter, type EventStore, type Position, type RecordedEvent } from '@mission/event-store';
+import { comparePositions, formatPosition, type AllFilter, type EventStore, type Position, type RecordedEvent } from '@mission/event-store';
 
 /**
  * A read model fed from the global order. `apply` must be deterministic and depend only on events,
@@ -22,10 +22,17 @@ export interface Projection {
    * is at-least-once from the checkpoint, so a persisted model must apply events idempotently.
    */
   persist?(): void | Promise<void>;
+  /**
+   * A projection that stores its position with its model, in the same transaction as the rows it covers (ADR 0086),
+   * gives it here; the runner then resumes from it and keeps no checkpoint of its own in the event store, so a model
+   * and its position can never disagree (a deleted model file is an empty model at no position: rebuilt from zero).
+   * `persist` is still called at each checkpoint to make what was applied durable.
+   */
+  storedPosition?(): Position | undefined | Promise<Position | undefined>;
 }
 
 export interface ProjectionRunnerOptions {
-  readonly logger?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  readonly logger?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
   /** Checkpoint at least every this many events while catching up (default 500). */
   readonly checkpointEvery?: number;
 }
@@ -61,9 +68,24 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     if (this.running) return;
-    this.lastProcessed = this.projection.persist ? await this.store.checkpoints.load(this.checkpointName) : undefined;
+    this.lastProcessed = await this.resumePosition();
     if (!this.lastProcessed) await this.projection.reset();
     this.follow();
+  }
+
+  /** Where the model left off, or undefined to build it from zero. */
+  private async resumePosition(): Promise<Position | undefined> {
+    if (!this.projection.storedPosition) return this.projection.persist ? await this.store.checkpoints.load(this.checkpointName) : undefined;
+    const stored = await this.projection.storedPosition();
+    if (!stored) return undefined;
+    // A model ahead of the store was built from another store (a replaced or restored DATA_DIR, another cluster):
+    // resuming would skip every event up to its position, so it is rebuilt instead.
+    const head = await this.store.headPosition();
+    if (head === undefined || comparePositions(stored, head) > 0) {
+      this.options.logger?.warn?.({ projection: this.projection.name, stored: formatPosition(stored), head: head && formatPosition(head) }, 'projection model is ahead of the event store: rebuilding it');
+      return undefined;
+    }
+    return stored;
   }
 
   async stop(): Promise<void> {
@@ -152,6 +174,6 @@ export class ProjectionRunner {
     // The model may already hold later events than `position`; replaying them is the idempotent case.
     this.sinceCheckpoint = 0;
     await this.projection.persist();
-    await this.store.checkpoints.save(this.checkpointName, position);
+    if (!this.projection.storedPosition) await this.store.checkpoints.save(this.checkpointName, position);
   }
 }

@@ -1,4 +1,7 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChildEvidence } from '@mission/issuer-domain';
+import { MISSION_TREE_FILE } from '../read-models/mission-tree.read-model.js';
 import {
   as,
   childMission,
@@ -7,6 +10,7 @@ import {
   issuerService,
   lifecycle,
   post,
+  restartIssuer,
   rootMission,
   useChildMissionsIssuer,
 } from '../testing/child-missions-e2e.js';
@@ -51,6 +55,26 @@ describe('POST /missions/tree (DESIGN 2.1, spec 2.3, 2.4, 3.2)', () => {
 
     const subtree = await tree(a, 'demo-admin');
     expect(subtree.nodes.map((node) => node.mission_id)).toEqual([a, grandchild]);
+  });
+
+  it('ADR 0086: after a restart the tree comes from the model kept under DATA_DIR; a deleted model is rebuilt to the same tree', async () => {
+    const root = await rootMission();
+    const child = await childMission(root, { set: DELEGABLE_CHILD_SET });
+    await childMission(child);
+    await lifecycle(child, 'suspend');
+    const before = await tree(root);
+    const withoutTime = ({ nodes, truncated, projection }: TreeAnswer) => ({ nodes, truncated, position: projection.position });
+
+    let modelFile = '';
+    await restartIssuer((dataDir) => {
+      modelFile = join(dataDir, MISSION_TREE_FILE);
+      expect(existsSync(modelFile)).toBe(true);
+    });
+    expect(withoutTime(await tree(root))).toEqual(withoutTime(before));
+
+    await restartIssuer(() => rmSync(modelFile));
+    expect(withoutTime(await tree(root))).toEqual(withoutTime(before));
+    expect(before.nodes.map((node) => node.state)).toEqual(['active', 'suspended', 'suspended']);
   });
 
   it('spec 3.2, 4.3: node states are lineage states — suspended under a suspended root, cascaded under a revoked one', async () => {

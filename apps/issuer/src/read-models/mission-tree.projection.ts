@@ -4,6 +4,7 @@ import {
   isTerminalMissionState, MISSION_LIFECYCLE_STATES, reportGeneration, terminalEffectiveAt,
   type CascadeMode, type ChildMissionAttachedData, type ChildMissionDetachedData, type MissionCreatedData, type MissionLifecycleState, type ReportedState,
 } from '@mission/issuer-domain';
+import { MissionTreeStore, type TreeChild, type TreeNode } from './mission-tree.store.js';
 
 /** DESIGN 2.1 `/missions/tree`: the most nodes one answer carries; beyond it the answer says `truncated`. */
 export const MAX_TREE_NODES = 10_000;
@@ -39,36 +40,12 @@ export interface MissionTreeView {
   readonly truncated: boolean;
 }
 
-interface Attachment {
-  readonly entries: readonly number[];
-  terminal: boolean;
-}
-
-interface TreeNode {
-  readonly missionId: string;
-  readonly parentId: string | undefined;
-  readonly clientId: string;
-  lifecycle: MissionLifecycleState;
-  readonly expiresAt: number;
-  /** A recorded terminal state: when it took effect (decision 0020). */
-  terminalAt: number | undefined;
-  readonly depth: number;
-  readonly cascadeMode: CascadeMode | undefined;
-  readonly createdAt: string;
-  /** Entries carrying `delegation.children`, with their `max_children`. */
-  readonly delegable: readonly { readonly index: number; readonly maxChildren: number | undefined }[];
-  /** Children in the order they joined: attached on this stream, or created naming this mission as parent. */
-  readonly childIds: Set<string>;
-  /** `ChildMissionAttached` / `ChildMissionDetached` on this (parent) stream, by child id. */
-  readonly attachments: Map<string, Attachment>;
-}
-
 const STREAM_PREFIX = 'mission-';
 const LIFECYCLE_STATES: ReadonlySet<string> = new Set(MISSION_LIFECYCLE_STATES);
 
 /**
- * Read model of the delegation trees (DESIGN 2.1 `/missions/tree`): one lean node per mission, keyed by
- * mission id, rebuilt from the `mission` category on every start. It follows the mission decider's
+ * Read model of the delegation trees (DESIGN 2.1 `/missions/tree`): one lean row per mission, keyed by
+ * mission id, kept in a SQLite file of its own and resumed from its stored position at start (ADR 0086). It follows the mission decider's
  * `evolve` for what it keeps — creation, the state of every lifecycle transition (`data.state`),
  * attachment and detachment on the parent's stream — so its counters are the ones creation enforces.
  * States are reported as lineage states computed at query time with the domain's `reportGeneration`
@@ -79,42 +56,61 @@ const LIFECYCLE_STATES: ReadonlySet<string> = new Set(MISSION_LIFECYCLE_STATES);
 export class MissionTreeProjection implements Projection {
   readonly name = 'mission_tree';
   readonly categories = ['mission'];
-  private nodes = new Map<string, TreeNode>();
-  private applied: { position: Position; created: Date } | undefined;
+
+  /** `store`: the model's storage (ADR 0086); an in-memory SQLite database unless given one. */
+  constructor(private readonly store: MissionTreeStore = MissionTreeStore.open(':memory:')) {}
 
   apply(event: RecordedEvent): void {
-    this.applied = { position: event.position, created: event.created };
+    this.store.appliedEvent({ position: event.position, created: event.created });
     if (!event.streamName.startsWith(STREAM_PREFIX)) return;
     const id = event.streamName.slice(STREAM_PREFIX.length);
     if (event.type === 'MissionCreated') return this.created(id, event.data as unknown as MissionCreatedData);
-    const node = this.nodes.get(id);
-    // As `evolve`: events of a stream without a mission change nothing.
-    if (!node) return;
-    if (event.type === 'ChildMissionAttached') return this.attached(node, event.data as unknown as ChildMissionAttachedData);
-    if (event.type === 'ChildMissionDetached') return this.detached(node, event.data as unknown as ChildMissionDetachedData);
+    // As `evolve`: events of a stream without a mission change nothing (the store's writes match no node then).
+    if (event.type === 'ChildMissionAttached') {
+      const data = event.data as unknown as ChildMissionAttachedData;
+      return this.store.attached(id, data.child_mission_id, data.parent_entry_indexes);
+    }
+    if (event.type === 'ChildMissionDetached') return this.store.detached(id, (event.data as unknown as ChildMissionDetachedData).child_mission_id);
     // Every other event on a mission stream is a lifecycle transition carrying the new state.
     const state = event.data['state'];
     if (typeof state !== 'string' || !LIFECYCLE_STATES.has(state)) return;
-    node.lifecycle = state as MissionLifecycleState;
-    node.terminalAt = isTerminalMissionState(node.lifecycle) ? terminalEffectiveAt(event.type, event.data)?.getTime() ?? event.created.getTime() : undefined;
+    const lifecycle = state as MissionLifecycleState;
+    const terminalAt = isTerminalMissionState(lifecycle) ? terminalEffectiveAt(event.type, event.data)?.getTime() ?? event.created.getTime() : undefined;
+    this.store.lifecycleChanged(id, lifecycle, terminalAt);
   }
 
   reset(): void {
-    this.nodes = new Map();
-    this.applied = undefined;
+    this.store.clear();
   }
 
+  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
+  persist(): void {
+    this.store.commit();
+  }
+
+  /** Where a restart resumes: the position stored with the model, in the same transaction as its rows. */
+  storedPosition(): Position | undefined {
+    this.store.commit();
+    return this.store.appliedThrough?.position;
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Missions in the model. */
   get size(): number {
-    return this.nodes.size;
+    return this.store.nodeCount;
   }
 
   get appliedPosition(): Position | undefined {
-    return this.applied?.position;
+    return this.store.appliedThrough?.position;
   }
 
   /** The last event applied: its global position (`<commit>/<prepare>`) and when it was recorded. */
   get appliedThrough(): { readonly position: string; readonly recordedAt: string } | undefined {
-    return this.applied && { position: formatPosition(this.applied.position), recordedAt: this.applied.created.toISOString() };
+    const applied = this.store.appliedThrough;
+    return applied && { position: formatPosition(applied.position), recordedAt: applied.created.toISOString() };
   }
 
   /**
@@ -122,36 +118,37 @@ export class MissionTreeProjection implements Projection {
    * not know the mission. At most `maxNodes` nodes; `truncated` says whether more exist.
    */
   tree(missionId: string, now: Date, maxNodes = MAX_TREE_NODES): MissionTreeView | undefined {
-    const root = this.nodes.get(missionId);
+    const root = this.store.node(missionId);
     if (!root) return undefined;
     const at = now.getTime();
     const nodes: MissionTreeNodeView[] = [];
     const reported = new Map<string, ReportedState>([[root.missionId, this.reportedStateOf(root, at)]]);
-    const queue: TreeNode[] = [root];
-    let truncated = false;
-    for (let next = 0; next < queue.length; next++) {
-      if (nodes.length >= maxNodes) {
-        truncated = true;
-        break;
+    // Breadth-first, one generation at a time: the children of a whole generation come from one query.
+    let generation: TreeNode[] = [root];
+    while (generation.length > 0) {
+      const shown = generation.slice(0, Math.max(0, maxNodes - nodes.length));
+      const children = this.store.childrenOf(shown.map((node) => node.missionId));
+      const next: TreeNode[] = [];
+      for (const node of shown) {
+        const state = reported.get(node.missionId)!;
+        const own = children.get(node.missionId) ?? [];
+        nodes.push(view(node, state.state, own));
+        for (const child of own) {
+          // A child attached but not yet created has no record to show; it still counts in `fanout`.
+          if (child.node === undefined || reported.has(child.childId)) continue;
+          reported.set(child.childId, reportGeneration(child.node, state, at));
+          next.push(child.node);
+        }
       }
-      const node = queue[next]!;
-      const state = reported.get(node.missionId)!;
-      nodes.push(this.view(node, state.state));
-      for (const childId of node.childIds) {
-        const child = this.nodes.get(childId);
-        // A child attached but not yet created has no record to show; it still counts in `fanout`.
-        if (!child || reported.has(childId)) continue;
-        reported.set(childId, reportGeneration(child, state, at));
-        queue.push(child);
-      }
+      if (shown.length < generation.length || (nodes.length >= maxNodes && next.length > 0)) return { nodes, truncated: true };
+      generation = next;
     }
-    return { nodes, truncated };
+    return { nodes, truncated: false };
   }
 
   private created(id: string, data: MissionCreatedData): void {
-    if (this.nodes.has(id)) return;
     const parent = data.parent;
-    const node: TreeNode = {
+    this.store.created({
       missionId: id,
       parentId: parent?.id,
       clientId: data.client_id,
@@ -164,28 +161,14 @@ export class MissionTreeProjection implements Projection {
       delegable: data.authority_set.flatMap((entry, index) =>
         entry.delegation?.children !== undefined ? [{ index, maxChildren: entry.delegation.children.max_children }] : [],
       ),
-      childIds: new Set(),
-      attachments: new Map(),
-    };
-    this.nodes.set(id, node);
-    if (parent) this.nodes.get(parent.id)?.childIds.add(id);
-  }
-
-  private attached(node: TreeNode, data: ChildMissionAttachedData): void {
-    node.childIds.add(data.child_mission_id);
-    node.attachments.set(data.child_mission_id, { entries: [...data.parent_entry_indexes], terminal: false });
-  }
-
-  private detached(node: TreeNode, data: ChildMissionDetachedData): void {
-    const attachment = node.attachments.get(data.child_mission_id);
-    if (attachment) attachment.terminal = true;
+    });
   }
 
   /** The lineage state of a node from the top of its known lineage down. */
   private reportedStateOf(node: TreeNode, at: number): ReportedState {
     const lineage: TreeNode[] = [node];
     for (let current = node; current.parentId !== undefined && lineage.length <= node.depth; ) {
-      const parent = this.nodes.get(current.parentId);
+      const parent = this.store.node(current.parentId);
       // A parent this model does not know counts as a terminal one (as reportedState does).
       if (!parent) return reportGeneration(node, { state: 'revoked' }, at);
       lineage.push(parent);
@@ -195,29 +178,29 @@ export class MissionTreeProjection implements Projection {
     for (let i = lineage.length - 1; i >= 0; i--) state = reportGeneration(lineage[i]!, state, at);
     return state!;
   }
+}
 
-  private view(node: TreeNode, state: MissionLifecycleState): MissionTreeNodeView {
-    return {
-      mission_id: node.missionId,
-      ...(node.parentId !== undefined ? { parent_id: node.parentId } : {}),
-      client_id: node.clientId,
-      state,
-      depth: node.depth,
-      ...(node.cascadeMode !== undefined ? { cascade_mode: node.cascadeMode } : {}),
-      created_at: node.createdAt,
-      expires_at: new Date(node.expiresAt).toISOString(),
-      fanout: node.delegable.map(({ index, maxChildren }) => ({
-        parent_entry: index,
-        active_children: activeChildren(node, index),
-        ...(maxChildren !== undefined ? { max_children: maxChildren } : {}),
-      })),
-    };
-  }
+function view(node: TreeNode, state: MissionLifecycleState, children: readonly TreeChild[]): MissionTreeNodeView {
+  return {
+    mission_id: node.missionId,
+    ...(node.parentId !== undefined ? { parent_id: node.parentId } : {}),
+    client_id: node.clientId,
+    state,
+    depth: node.depth,
+    ...(node.cascadeMode !== undefined ? { cascade_mode: node.cascadeMode } : {}),
+    created_at: node.createdAt,
+    expires_at: new Date(node.expiresAt).toISOString(),
+    fanout: node.delegable.map(({ index, maxChildren }) => ({
+      parent_entry: index,
+      active_children: activeChildren(children, index),
+      ...(maxChildren !== undefined ? { max_children: maxChildren } : {}),
+    })),
+  };
 }
 
 /** `activeChildCount`: non-terminal attachments drawing on the entry. */
-function activeChildren(node: TreeNode, index: number): number {
+function activeChildren(children: readonly TreeChild[], index: number): number {
   let count = 0;
-  for (const attachment of node.attachments.values()) if (!attachment.terminal && attachment.entries.includes(index)) count += 1;
+  for (const child of children) if (child.entries !== undefined && !child.terminal && child.entries.includes(index)) count += 1;
   return count;
 }

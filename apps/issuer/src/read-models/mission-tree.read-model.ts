@@ -1,30 +1,38 @@
+import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { comparePositions, type EventStore } from '@mission/event-store';
 import { ProjectionRunner } from '@mission/es-kit';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, ServiceMetrics } from '@mission/platform';
+import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type ServiceSettings } from '@mission/platform';
 import type { Logger } from 'pino';
 import { MissionTreeProjection } from './mission-tree.projection.js';
+import { MissionTreeStore } from './mission-tree.store.js';
+
+/** The tree model's file under DATA_DIR (ADR 0086): derived from the `mission` streams, safe to delete while stopped. */
+export const MISSION_TREE_FILE = join('read-models', 'mission-tree.sqlite');
 
 /** How long `/missions/tree` waits for the model to apply what was committed before the request. */
 const CATCH_UP_WAIT_MS = 2_000;
 const POLL_MS = 10;
 
 /**
- * Runs the MissionTreeProjection with the app (rebuilt from the `mission` category on every start) and
- * registers it for readiness.
+ * Runs the MissionTreeProjection with the app and registers it for readiness. The model is kept in
+ * DATA_DIR/read-models/mission-tree.sqlite and resumes from the position stored there (ADR 0086).
  */
 @Injectable()
 export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown {
-  readonly projection = new MissionTreeProjection();
+  readonly projection: MissionTreeProjection;
   private readonly runner: ProjectionRunner;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) logger: Logger,
+    @Inject(SERVICE_SETTINGS) settings: ServiceSettings,
     private readonly readiness: ReadinessRegistry,
     private readonly metrics: ServiceMetrics,
   ) {
-    this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'mission-tree' }) });
+    this.projection = new MissionTreeProjection(MissionTreeStore.open(join(settings.dataDir, MISSION_TREE_FILE)));
+    // The model commits on its own timer (mission-tree.store.ts); a checkpoint every 500 events would commit far more often.
+    this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'mission-tree' }), checkpointEvery: 20_000 });
   }
 
   async onModuleInit(): Promise<void> {
@@ -35,6 +43,7 @@ export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+    this.projection.close();
   }
 
   /**

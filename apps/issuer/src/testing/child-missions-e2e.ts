@@ -53,6 +53,18 @@ export function useChildMissionsIssuer(): void {
   });
 }
 
+/**
+ * Stops this spec file's issuer and starts it again on the same DATA_DIR; `whileStopped` runs in between (with the
+ * DATA_DIR) to change what the next start finds.
+ */
+export async function restartIssuer(whileStopped?: (dataDir: string) => void): Promise<void> {
+  if (dataDir === undefined) throw new Error('the issuer starts in beforeAll: call useChildMissionsIssuer() at the top of the spec file');
+  await issuerService().stop('restart');
+  running = undefined;
+  whileStopped?.(dataDir);
+  ({ service: running } = await startIssuer(dataDir));
+}
+
 export const ROOT_SET: AuthoritySet = parseAuthorizationDetails([
   { type: 'mission_resource_access', resource: 'https://erp.example.com/invoices', actions: ['invoices.read'], delegation: { children: { max_children: 3, max_child_depth: 3 } } },
   { type: 'mission_resource_access', resource: 'https://erp.example.com/ledger', actions: ['ledger.read'] },
