@@ -22,14 +22,14 @@ class StatusView implements Projection {
   }
 }
 
-/** A model that keeps its position with its rows (ADR 0086): `disk` is what a crash leaves (written by persist). */
+/** A model that keeps its position with its rows (ADR 0086): `storage` is what a crash leaves (written by persist). */
 class PositionedView extends StatusView {
   position: Position | undefined;
-  constructor(readonly disk: { saved: Record<string, string>; position?: Position }) {
+  constructor(private readonly storage: { saved: Record<string, string>; position?: Position }) {
     super();
-    this.statuses = new Map(Object.entries(disk.saved));
-    this.position = disk.position;
-    this.persist = () => Object.assign(disk, { saved: Object.fromEntries(this.statuses), position: this.position });
+    this.statuses = new Map(Object.entries(storage.saved));
+    this.position = storage.position;
+    this.persist = () => Object.assign(storage, { saved: Object.fromEntries(this.statuses), position: this.position });
   }
   override apply(event: RecordedEvent) {
     super.apply(event);
@@ -38,10 +38,10 @@ class PositionedView extends StatusView {
   override reset() {
     super.reset();
     this.position = undefined;
-    this.disk.position = undefined;
+    this.storage.position = undefined;
   }
   storedPosition() {
-    return this.disk.position;
+    return this.storage.position;
   }
 }
 
