@@ -53,7 +53,8 @@ if (service === 'person-server') {
   Object.assign(env, { CONFIG_FILE: configFile, SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url') });
   history = personServerHistory();
 } else {
-  history = issuerHistory(baseUrl);
+  // BENCH_MISSIONS: root missions in the history (default 3,000); each takes ≈ 9 events before the refreshes begin.
+  history = issuerHistory(baseUrl, Number(process.env['BENCH_MISSIONS'] ?? 3_000));
 }
 
 console.log(`start-up bench: ${service}, ${events.toLocaleString('en')} events; ${cpus().length} cpus, load ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
