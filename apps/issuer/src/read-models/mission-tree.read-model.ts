@@ -30,9 +30,11 @@ export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown
     private readonly readiness: ReadinessRegistry,
     private readonly metrics: ServiceMetrics,
   ) {
-    this.projection = new MissionTreeProjection(MissionTreeStore.open(join(settings.dataDir, MISSION_TREE_FILE)));
+    const log = logger.child({ component: 'mission-tree' });
+    const file = join(settings.dataDir, MISSION_TREE_FILE);
+    this.projection = new MissionTreeProjection(MissionTreeStore.open(file, { onRecreated: (reason) => log.warn({ file }, `mission tree model: ${reason}; rebuilding it from the store`) }));
     // The model commits on its own timer (mission-tree.store.ts); a checkpoint every 500 events would commit far more often.
-    this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'mission-tree' }), checkpointEvery: 20_000 });
+    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,9 +1,10 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CHILD_DELEGABLE, Feed, NOW, T0, TWO_ENTRY_LEAF } from '../testing/mission-tree-feed.js';
 import { MissionTreeProjection } from './mission-tree.projection.js';
+import { MissionTreeFileInUseError } from './mission-tree-file.js';
 import { MissionTreeStore } from './mission-tree.store.js';
 
 /** A tree with every kind of change the model keeps: creation with a parent, attachment, detachment, lifecycle, a pending child. */
@@ -17,6 +18,14 @@ function scenario(feed: Feed): string {
   feed.run(a, { type: 'DetachChild', childMissionId: grandchild, state: 'completed', now: T0 });
   feed.lifecycle(a, 'suspend');
   return root;
+}
+
+/** A copy of the model's files as they are on disk now (what a kill -9 leaves), under a new name. */
+function snapshot(path: string, name: string): string {
+  const copy = join(dirname(path), `${name}-${Math.random().toString(36).slice(2)}.sqlite`);
+  copyFileSync(path, copy);
+  if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+  return copy;
 }
 
 describe('MissionTreeStore (ADR 0086: the tree model in a SQLite file, resumed from its stored position)', () => {
@@ -55,10 +64,7 @@ describe('MissionTreeStore (ADR 0086: the tree model in a SQLite file, resumed f
     // (kill -9) leaves: SQLite's recovery keeps no WAL frame after the last commit frame.
     feed.child(child, [0]);
     feed.lifecycle(root, 'revoke');
-    const crashed = join(dir, 'crashed.sqlite');
-    copyFileSync(file, crashed);
-    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${crashed}-wal`);
-    const afterCrash = new MissionTreeProjection(MissionTreeStore.open(crashed));
+    const afterCrash = new MissionTreeProjection(MissionTreeStore.open(snapshot(file, 'crashed')));
     expect({ tree: afterCrash.tree(root, NOW), applied: afterCrash.appliedThrough }).toEqual(committed);
 
     // The runner resumes after the stored position: the events after it, applied again, give what the live model holds.
@@ -85,15 +91,37 @@ describe('MissionTreeStore (ADR 0086: the tree model in a SQLite file, resumed f
   it('commits on its own after commitAfterMs, so a model left running holds its changes on disk', async () => {
     const live = new MissionTreeProjection(MissionTreeStore.open(file, { commitAfterMs: 20 }));
     const root = new Feed(live).root();
-    const other = () => new MissionTreeProjection(MissionTreeStore.open(file));
-    const early = other();
+    const onDisk = (): MissionTreeProjection => new MissionTreeProjection(MissionTreeStore.open(snapshot(file, 'on-disk')));
+    const early = onDisk();
     expect([early.size, early.appliedThrough]).toEqual([0, undefined]);
     early.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const late = other();
+    const late = onDisk();
     expect([late.size, late.tree(root, NOW)?.nodes.length, late.appliedThrough]).toEqual([1, 1, live.appliedThrough]);
     live.close();
     late.close();
+  });
+
+  it('one process per file: a second open while the model is in use fails, naming the file', () => {
+    const live = MissionTreeStore.open(file);
+    expect(() => MissionTreeStore.open(file)).toThrow(MissionTreeFileInUseError);
+    expect(() => MissionTreeStore.open(file)).toThrow(`the mission tree model ${file} is in use by another process`);
+    live.close();
+    MissionTreeStore.open(file).close();
+  });
+
+  it('a file SQLite cannot read is started afresh (the model is derived), and says why', () => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'not a database, but long enough to be read as one by SQLite: '.repeat(100));
+    const reasons: string[] = [];
+    const projection = new MissionTreeProjection(MissionTreeStore.open(file, { onRecreated: (reason) => reasons.push(reason) }));
+    expect([projection.size, projection.storedPosition()]).toEqual([0, undefined]);
+    expect(reasons).toEqual([expect.stringContaining('could not be read')]);
+    const root = new Feed(projection).root();
+    projection.close();
+    const reopened = new MissionTreeProjection(MissionTreeStore.open(file));
+    expect(reopened.tree(root, NOW)?.nodes).toHaveLength(1);
+    reopened.close();
   });
 
   it('a file of another schema version is emptied: the model is rebuilt from the store', () => {
@@ -103,8 +131,10 @@ describe('MissionTreeStore (ADR 0086: the tree model in a SQLite file, resumed f
     const db = new Database(file);
     db.prepare("UPDATE meta SET value = 'older' WHERE key = 'schema'").run();
     db.close();
-    const reopened = new MissionTreeProjection(MissionTreeStore.open(file));
+    const reasons: string[] = [];
+    const reopened = new MissionTreeProjection(MissionTreeStore.open(file, { onRecreated: (reason) => reasons.push(reason) }));
     expect([reopened.size, reopened.appliedThrough, reopened.storedPosition()]).toEqual([0, undefined, undefined]);
+    expect(reasons).toEqual(['schema older found, 1 expected: emptied']);
     reopened.close();
   });
 
