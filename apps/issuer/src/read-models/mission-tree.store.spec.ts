@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CHILD_DELEGABLE, Feed, NOW, T0, TWO_ENTRY_LEAF } from '../testing/mission-tree-feed.js';
 import { MissionTreeProjection } from './mission-tree.projection.js';
-import { MissionTreeFileInUseError } from './mission-tree-file.js';
+import { ReadModelFileInUseError } from '@mission/event-store';
 import { MissionTreeStore } from './mission-tree.store.js';
 
 /** A tree with every kind of change the model keeps: creation with a parent, attachment, detachment, lifecycle, a pending child. */
@@ -104,7 +104,7 @@ describe('MissionTreeStore (ADR 0086: the tree model in a SQLite file, resumed f
 
   it('one process per file: a second open while the model is in use fails, naming the file', () => {
     const live = MissionTreeStore.open(file);
-    expect(() => MissionTreeStore.open(file)).toThrow(MissionTreeFileInUseError);
+    expect(() => MissionTreeStore.open(file)).toThrow(ReadModelFileInUseError);
     expect(() => MissionTreeStore.open(file)).toThrow(`the mission tree model ${file} is in use by another process`);
     live.close();
     MissionTreeStore.open(file).close();

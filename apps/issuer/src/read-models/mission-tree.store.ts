@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { formatPosition, parsePosition, type Position } from '@mission/event-store';
+import { BatchedModelWrites, openReadModelFile, type AppliedThrough } from '@mission/event-store';
 import type { CascadeMode, MissionLifecycleState } from '@mission/issuer-domain';
-import { openMissionTreeFile } from './mission-tree-file.js';
 
 /** One mission of the tree model as stored (children are rows of their own). */
 export interface TreeNode {
@@ -30,19 +29,19 @@ export interface TreeChild {
   readonly node: TreeNode | undefined;
 }
 
-export interface AppliedThrough {
-  readonly position: Position;
-  readonly created: Date;
-}
+export type { AppliedThrough } from '@mission/event-store';
 
-/**
- * How long applied changes may wait in the open transaction. Each commit writes every page its changes touched, and
- * mission ids are random keys, so committing at every turn of the loop rewrote most of the table's pages many times
- * over during a cascade. A crash loses at most this much of the model, which the restart applies again from the store.
- */
-const DEFAULT_COMMIT_AFTER_MS = 1_000;
-/** Changes kept in one open transaction at most. */
-const MAX_PENDING_CHANGES = 20_000;
+/** Bumped when the tables change: a file of another version is emptied and the model rebuilt from the store. */
+const SCHEMA_VERSION = '1';
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS nodes (
+  mission_id TEXT PRIMARY KEY, parent_id TEXT, client_id TEXT NOT NULL, lifecycle TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  terminal_at INTEGER, depth INTEGER NOT NULL, cascade_mode TEXT, created_at TEXT NOT NULL, delegable TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS children (parent_id TEXT NOT NULL, child_id TEXT NOT NULL, entries TEXT, terminal INTEGER NOT NULL DEFAULT 0);
+CREATE UNIQUE INDEX IF NOT EXISTS children_by_parent ON children (parent_id, child_id);
+`;
+const EMPTY = 'DELETE FROM children; DELETE FROM nodes;';
 
 const NODE_COLUMNS = ['mission_id', 'parent_id', 'client_id', 'lifecycle', 'expires_at', 'terminal_at', 'depth', 'cascade_mode', 'created_at', 'delegable'] as const;
 /** parent id, child id, entries, terminal, then the child's NODE_COLUMNS (all null while the child is not created). */
@@ -56,19 +55,12 @@ type ChildRow = [string, string, string | null, number, ...unknown[]];
  * a crash. The file holds only what the `mission` streams say: deleting it makes the next start rebuild it.
  */
 export class MissionTreeStore {
-  private readonly db: Database.Database;
   private readonly statements;
-  private pending = 0;
-  private commitTimer: NodeJS.Timeout | undefined;
-  private applied: AppliedThrough | undefined;
-  /** A commit that failed on the timer: the next change throws it, which stops the projection (readiness). */
-  private failure: unknown;
 
   private constructor(
     db: Database.Database,
-    private readonly commitAfterMs: number,
+    private readonly writes: BatchedModelWrites,
   ) {
-    this.db = db;
     this.statements = {
       node: db.prepare<[string], unknown[]>(`SELECT ${NODE_COLUMNS.join(', ')} FROM nodes WHERE mission_id = ?`).raw(true),
       // One query per generation of a tree (ADR 0086): with a query per node a 10,000-node answer took ≈ 250 ms, now ≈ 130.
@@ -89,24 +81,24 @@ export class MissionTreeStore {
       ),
       detached: db.prepare('UPDATE children SET terminal = 1 WHERE parent_id = ? AND child_id = ? AND entries IS NOT NULL'),
       lifecycle: db.prepare('UPDATE nodes SET lifecycle = ?, terminal_at = ? WHERE mission_id = ?'),
-      setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-      meta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM nodes'),
     };
-    this.applied = this.readApplied();
   }
 
   /**
-   * Opens (creating) the model's file, or `:memory:` for tests (mission-tree-file.ts: one process per file, a file of
-   * another schema or an unreadable one started afresh). `commitAfterMs`: see DEFAULT_COMMIT_AFTER_MS.
+   * Opens (creating) the model's file, or `:memory:` for tests (read-model-file.ts: one process per file, a file of
+   * another schema or an unreadable one started afresh). `commitAfterMs`: see BatchedModelWrites.
    */
   static open(path: string, options: { commitAfterMs?: number; onRecreated?: (reason: string) => void } = {}): MissionTreeStore {
-    return new MissionTreeStore(openMissionTreeFile(path, options.onRecreated), options.commitAfterMs ?? DEFAULT_COMMIT_AFTER_MS);
+    const db = openReadModelFile(path, {
+      description: 'the mission tree model', oneProcessHint: 'run one issuer per DATA_DIR', schemaSql: SCHEMA, schemaVersion: SCHEMA_VERSION, onRecreated: options.onRecreated,
+    });
+    return new MissionTreeStore(db, new BatchedModelWrites(db, { commitAfterMs: options.commitAfterMs }));
   }
 
   /** The last event whose changes this model holds (committed or about to be), or undefined for an empty model. */
   get appliedThrough(): AppliedThrough | undefined {
-    return this.applied;
+    return this.writes.appliedThrough;
   }
 
   get nodeCount(): number {
@@ -157,56 +149,25 @@ export class MissionTreeStore {
 
   /** Records that every change of the event at `position` is held (written with the changes, at commit). */
   appliedEvent(applied: AppliedThrough): void {
-    this.applied = applied;
-    this.change(() => undefined);
+    this.writes.appliedEvent(applied);
   }
 
   /** Commits the open transaction, if any: the changes and the applied position together. */
   commit(): void {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    if (!this.db.inTransaction) return;
-    if (this.applied) {
-      this.statements.setMeta.run('position', formatPosition(this.applied.position));
-      this.statements.setMeta.run('created', this.applied.created.toISOString());
-    }
-    this.db.exec('COMMIT');
-    this.pending = 0;
+    this.writes.commit();
   }
 
   /** Empties the model (a rebuild from the store's first event follows). */
   clear(): void {
-    this.commit();
-    this.db.exec("DELETE FROM children; DELETE FROM nodes; DELETE FROM meta WHERE key != 'schema';");
-    this.applied = undefined;
+    this.writes.clear(EMPTY);
   }
 
   close(): void {
-    this.commit();
-    this.db.close();
+    this.writes.close();
   }
 
   private change(write: () => void): void {
-    if (this.failure !== undefined) throw this.failure;
-    if (!this.db.inTransaction) this.db.exec('BEGIN');
-    write();
-    if (++this.pending >= MAX_PENDING_CHANGES) this.commit();
-    this.commitTimer ??= setTimeout(() => {
-      this.commitTimer = undefined;
-      if (!this.db.open) return;
-      try {
-        this.commit();
-      } catch (error) {
-        this.failure = error;
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      }
-    }, this.commitAfterMs).unref();
-  }
-
-  private readApplied(): AppliedThrough | undefined {
-    const position = this.statements.meta.get('position')?.value;
-    const created = this.statements.meta.get('created')?.value;
-    return position !== undefined && created !== undefined ? { position: parsePosition(position), created: new Date(created) } : undefined;
+    this.writes.change(write);
   }
 }
 

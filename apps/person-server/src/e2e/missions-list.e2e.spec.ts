@@ -1,6 +1,9 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { ASSISTANT, HELPER, RESEARCHER, stage, startTenants, type Tenants } from '../testing/multi-tenant.spec-helper.js';
 import { requestId, type Reply } from '../testing/ps-http.spec-helper.js';
 import { freshKey, type TestKey } from '../testing/signed-request.spec-helper.js';
+import { MISSION_INDEX_FILE } from '../use-cases/list-missions/mission-index.read-model.js';
 
 /**
  * ADR 0040: `POST /missions/list` over HTTP in the two-tenant fixture (t1: alice owns ASSISTANT, bob owns
@@ -105,4 +108,20 @@ describe('ADR 0040: the missions listing, tenant-scoped', () => {
     expect(second.json['complete']).toBe(true);
     expect([...digests(first), ...digests(second)]).toEqual([researcherS256, s256]);
   });
+});
+
+describe('ADR 0087: the index is a file of its own under DATA_DIR, resumed after a restart', () => {
+  it('a restart lists the same missions; with the file deleted while stopped, it is rebuilt from the store', async () => {
+    const before = await list(t.ops);
+    expect(before.status).toBe(200);
+    expect(digests(before)).toEqual(expect.arrayContaining([s256, researcherS256]));
+    const file = join(t.dataDir, MISSION_INDEX_FILE);
+    expect(existsSync(file)).toBe(true);
+    await t.restart();
+    expect(digests(await list(t.ops))).toEqual(digests(before));
+    await t.restart(() => rmSync(file));
+    expect(existsSync(file)).toBe(true);
+    expect(digests(await list(t.ops))).toEqual(digests(before));
+    expect(digests(await list(t.carol))).toEqual([otherS256]);
+  }, 60_000);
 });

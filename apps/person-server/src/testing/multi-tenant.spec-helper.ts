@@ -45,6 +45,8 @@ export interface Tenants {
   readonly ops: TestKey;
   readonly carol: TestKey;
   readonly ops2: TestKey;
+  /** Stops the service and starts it again on the same DATA_DIR and config; `whileStopped` runs in between. */
+  restart(whileStopped?: () => void): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,19 +89,29 @@ export async function startTenants(label: string, overrides: Record<string, unkn
   const dataDir = mkdtempSync(join(tmpdir(), `ps-${label}-`));
   const configFile = join(dataDir, 'person-server.json');
   writeFileSync(configFile, JSON.stringify(config));
-  const { service } = await startPersonServer(dataDir, { CONFIG_FILE: configFile });
-  const store = service.app.get<EventStore>(EVENT_STORE);
+  let { service } = await startPersonServer(dataDir, { CONFIG_FILE: configFile });
   return {
-    service,
-    store,
+    get service() {
+      return service;
+    },
+    get store() {
+      return service.app.get<EventStore>(EVENT_STORE);
+    },
     dataDir,
     ps: new MultiTenantClient(() => service, otherProvider),
-    gates: service.app.get(TerminationGates),
+    get gates() {
+      return service.app.get(TerminationGates);
+    },
     alice: principalKey(ALICE_KEY),
     bob: principalKey(BOB_KEY),
     ops: principalKey(OPS_KEY),
     carol,
     ops2,
+    restart: async (whileStopped) => {
+      await service.stop('restart test');
+      whileStopped?.();
+      ({ service } = await startPersonServer(dataDir, { CONFIG_FILE: configFile }));
+    },
     stop: async () => {
       await service.stop('tests finished');
       await resource.stop();

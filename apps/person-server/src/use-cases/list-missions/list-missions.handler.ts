@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { SERVICE_CONFIG } from '@mission/platform';
-import { managementRole, missionExists, missionStatusRepresentation, parseMissionBlob, tokenResidualForCaller, visibleTrackedTokens, type JsonObject, type ManagementRole } from '@mission/ps-domain';
+import { managementRole, missionExists, type ManagementCaller, missionStatusRepresentation, parseMissionBlob, tokenResidualForCaller, visibleTrackedTokens, type JsonObject, type ManagementRole } from '@mission/ps-domain';
 import type { PersonServerConfig } from '../../config/person-server-config.js';
 import { jsonShape } from '../../http/json-shape.js';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
@@ -11,16 +11,26 @@ import { TokenLedger } from '../../store/token-ledger.js';
 import { CLOCK, type Clock } from '../../time/clock.js';
 import { AgentTenancy } from '../shared/agent-tenancy.js';
 import { managementCaller } from '../shared/mission-authorization.js';
-import { decodeMissionCursor, encodeMissionCursor } from './mission-cursor.js';
-import { compareNewestFirst, type MissionIndexEntry } from './mission-index.projection.js';
+import { decodeMissionCursor, encodeMissionCursor, type MissionCursor } from './mission-cursor.js';
+import type { MissionIndexEntry } from './mission-index.projection.js';
 import { MissionIndexReadModel } from './mission-index.read-model.js';
+import { compareNewestFirst, type IndexScope } from './mission-index.store.js';
 import { MISSIONS_PAGE, MissionsListBody } from './missions-list.body.js';
+import { fillPage } from './missions-page.js';
 
 export interface MissionsPage {
   readonly missions: readonly JsonObject[];
   readonly complete: boolean;
   readonly next_cursor?: string;
 }
+
+/** Index entries read at a time while a page is filled. */
+const SCAN_BATCH = 200;
+/**
+ * Missions whose state one page reads at most (ADR 0087). A `status` filter that matches few of a tenant's many
+ * missions ends the page early, with fewer missions and a cursor, instead of reading every mission in one request.
+ */
+export const MAX_EXAMINED_PER_PAGE = 1_000;
 
 /** `POST /missions/list` (ADR 0040) with the request's JSON body. */
 export class ListMissions extends Query<MissionsPage> {
@@ -58,17 +68,35 @@ export class ListMissionsHandler implements IQueryHandler<ListMissions> {
     const pageSize = maxResults ?? MISSIONS_PAGE.defaultMaxResults;
     if (caller.kind !== 'principal') return { missions: [], complete: true };
     const who = managementCaller(caller);
-    const candidates = (await this.index.current()).filter((entry) => (only === undefined || entry.missionS256 === only) && managementRole(entry, who) !== undefined && (after === undefined || compareNewestFirst(after, entry) < 0));
-    const missions: JsonObject[] = [];
-    let last: MissionIndexEntry | undefined;
-    for (const entry of candidates) {
-      if (missions.length === pageSize) break;
-      last = entry;
-      const view = await this.view(entry, managementRole(entry, who)!);
-      if (view !== undefined && (status === undefined || view['mission_status'] === status)) missions.push(view);
+    await this.index.catchUp();
+    const page = await fillPage(this.candidates(who, only, after), { pageSize, maxExamined: MAX_EXAMINED_PER_PAGE }, async (entry) => {
+      // The index's scope is this rule already; it stays the one every management operation checks.
+      const role = managementRole(entry, who);
+      const view = role === undefined ? undefined : await this.view(entry, role);
+      return view !== undefined && (status === undefined || view['mission_status'] === status) ? view : undefined;
+    });
+    return page.complete ? { missions: page.items, complete: true } : { missions: page.items, complete: false, next_cursor: encodeMissionCursor(page.last!) };
+  }
+
+  /**
+   * The caller's missions strictly after the cursor, in the listing's order, read from the index a batch at a time:
+   * an administrator's every mission of its tenant, a person's of the agents it owns (spec 5.3 roles), or the one
+   * mission asked for if the caller may see it.
+   */
+  private *candidates(who: ManagementCaller, only: string | undefined, after: MissionCursor | undefined): Generator<MissionIndexEntry> {
+    if (who.role === 'agent') return;
+    if (only !== undefined) {
+      const entry = this.index.entry(only);
+      if (entry !== undefined && (after === undefined || compareNewestFirst(after, entry) < 0)) yield entry;
+      return;
     }
-    const complete = last === undefined || last === candidates[candidates.length - 1];
-    return complete ? { missions, complete: true } : { missions, complete: false, next_cursor: encodeMissionCursor(last!) };
+    const scope: IndexScope = who.role === 'person' ? { tenant: who.tenant, agents: who.ownedAgents } : { tenant: who.tenant };
+    for (let from: MissionCursor | undefined = after; ; ) {
+      const batch = this.index.page(scope, from, SCAN_BATCH);
+      yield* batch;
+      if (batch.length < SCAN_BATCH) return;
+      from = batch[batch.length - 1];
+    }
   }
 
   private async view(entry: MissionIndexEntry, role: ManagementRole): Promise<JsonObject | undefined> {

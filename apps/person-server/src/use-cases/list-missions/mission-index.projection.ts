@@ -1,6 +1,7 @@
 import type { Projection } from '@mission/es-kit';
-import type { RecordedEvent } from '@mission/event-store';
+import type { Position, RecordedEvent } from '@mission/event-store';
 import { MISSION_STREAM_CATEGORY, type MissionApprovedData } from '@mission/ps-domain';
+import { MissionIndexStore, type IndexScope } from './mission-index.store.js';
 
 /** What the approval (the first event of `psmission-<s256>`) fixes for ever: enough to order and filter a listing. */
 export interface MissionIndexEntry {
@@ -11,34 +12,56 @@ export interface MissionIndexEntry {
 }
 
 /**
- * Every approved mission of this PS (ADR 0040), in memory and rebuilt from the store's `MissionApproved` events on every start. Only the
- * immutable approval facts are kept; a listing reads each listed mission's current state from its own stream,
- * so the listing never shows a status older than the write side.
+ * Every approved mission of this PS (ADR 0040), kept in a SQLite file of its own and resumed from the position stored
+ * there (ADR 0087). Only the immutable approval facts are kept; a listing reads each listed mission's current state
+ * from its own stream, so the listing never shows a status older than the write side.
  */
 export class MissionIndexProjection implements Projection {
   readonly name = 'ps_mission_index';
   readonly categories = [MISSION_STREAM_CATEGORY];
   /** Only the approval: the mission logs' reads (spec 6, most of the category) are never replayed into the index. */
   readonly eventTypes = ['MissionApproved'];
-  private readonly missions = new Map<string, MissionIndexEntry>();
+
+  /** `store`: the index's storage (ADR 0087); an in-memory SQLite database unless given one. */
+  constructor(private readonly store: MissionIndexStore = MissionIndexStore.open(':memory:')) {}
 
   apply(event: RecordedEvent): void {
-    if (event.type !== 'MissionApproved') return;
+    const applied = { position: event.position, created: event.created };
+    if (event.type !== 'MissionApproved') return this.store.skipped(applied);
     const data = event.data as unknown as MissionApprovedData;
-    this.missions.set(data.mission_s256, { missionS256: data.mission_s256, agent: data.agent, tenant: data.tenant, approvedAt: data.approved_at });
+    this.store.approved({ missionS256: data.mission_s256, agent: data.agent, tenant: data.tenant, approvedAt: data.approved_at }, applied);
   }
 
   reset(): void {
-    this.missions.clear();
+    this.store.clear();
   }
 
-  /** Newest first (ties by digest), so pages are stable. */
-  ordered(): MissionIndexEntry[] {
-    return [...this.missions.values()].sort(compareNewestFirst);
+  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
+  persist(): void {
+    this.store.commit();
   }
-}
 
-export function compareNewestFirst(a: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'>, b: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'>): number {
-  if (a.approvedAt !== b.approvedAt) return a.approvedAt > b.approvedAt ? -1 : 1;
-  return a.missionS256 < b.missionS256 ? -1 : a.missionS256 > b.missionS256 ? 1 : 0;
+  /** Where a restart resumes: the position stored with the index, in the same transaction as its rows. */
+  storedPosition(): Position | undefined {
+    this.store.commit();
+    return this.store.appliedThrough?.position;
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Approved missions in the index. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  entry(missionS256: string): MissionIndexEntry | undefined {
+    return this.store.entry(missionS256);
+  }
+
+  /** At most `limit` missions of `scope` strictly after `after`, newest first (ties by digest). */
+  page(scope: IndexScope, after: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'> | undefined, limit: number): MissionIndexEntry[] {
+    return this.store.page(scope, after, limit);
+  }
 }

@@ -1,34 +1,61 @@
+import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, type Logger } from '@mission/platform';
+import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type Logger, type ServiceSettings } from '@mission/platform';
 import { MissionIndexProjection, type MissionIndexEntry } from './mission-index.projection.js';
+import { MissionIndexStore, type IndexScope } from './mission-index.store.js';
+
+/** The index's file under DATA_DIR (ADR 0087): derived from the `MissionApproved` events, safe to delete while stopped. */
+export const MISSION_INDEX_FILE = join('read-models', 'mission-index.sqlite');
 
 /** How long a listing waits for the projection to reach the store's head (read-your-writes across replicas). */
 const CATCH_UP_MS = 5_000;
 
-/** Runs {@link MissionIndexProjection} with the app, registered for readiness. */
+/**
+ * Runs {@link MissionIndexProjection} with the app, registered for readiness and metrics. The index is kept in
+ * DATA_DIR/read-models/mission-index.sqlite and resumes from the position stored there (ADR 0087).
+ */
 @Injectable()
 export class MissionIndexReadModel implements OnModuleInit, OnApplicationShutdown {
-  private readonly projection = new MissionIndexProjection();
+  private readonly projection: MissionIndexProjection;
   private readonly runner: ProjectionRunner;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger, private readonly readiness: ReadinessRegistry) {
-    this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'mission-index' }) });
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(SERVICE_SETTINGS) settings: ServiceSettings,
+    private readonly readiness: ReadinessRegistry,
+    private readonly metrics: ServiceMetrics,
+  ) {
+    const log = logger.child({ component: 'mission-index' });
+    const file = join(settings.dataDir, MISSION_INDEX_FILE);
+    this.projection = new MissionIndexProjection(MissionIndexStore.open(file, { onRecreated: (reason) => log.warn({ file }, `mission index: ${reason}; rebuilding it from the store`) }));
+    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
   }
 
   async onModuleInit(): Promise<void> {
     this.readiness.register(projectionReadinessCheck(this.runner));
+    this.metrics.watchProjection(this.runner);
     await this.runner.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+    this.projection.close();
   }
 
-  /** The approved missions as of (at least) the store's head when called: a mission just approved is listed. */
-  async current(): Promise<MissionIndexEntry[]> {
+  /** Waits until the index holds every approval committed before the call: a mission just approved is listed. */
+  async catchUp(): Promise<void> {
     await this.runner.waitUntilCaughtUp(CATCH_UP_MS);
-    return this.projection.ordered();
+  }
+
+  /** At most `limit` missions of `scope` strictly after `after`, newest first (call `catchUp` first). */
+  page(scope: IndexScope, after: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'> | undefined, limit: number): MissionIndexEntry[] {
+    return this.projection.page(scope, after, limit);
+  }
+
+  entry(missionS256: string): MissionIndexEntry | undefined {
+    return this.projection.entry(missionS256);
   }
 }
