@@ -7,10 +7,11 @@ const SCHEMA_VERSION = '1';
 /**
  * One row per approved mission. Each listing is a range of one index, already in the listing's order (newest first,
  * ties by digest): an administrator's of `missions_by_tenant`, a person's of `missions_by_agent` for each agent it owns.
+ * Both indexes cover every column a page returns, so a page reads no table rows.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS missions (mission_s256 TEXT PRIMARY KEY, agent TEXT NOT NULL, tenant TEXT NOT NULL, approved_at TEXT NOT NULL) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS missions_by_tenant ON missions (tenant, approved_at DESC, mission_s256);
+CREATE INDEX IF NOT EXISTS missions_by_tenant ON missions (tenant, approved_at DESC, mission_s256, agent);
 CREATE INDEX IF NOT EXISTS missions_by_agent ON missions (tenant, agent, approved_at DESC, mission_s256);
 `;
 const EMPTY = 'DELETE FROM missions;';
