@@ -10,13 +10,13 @@ import { MissionLog } from '../../store/mission-log.js';
 import { TokenLedger } from '../../store/token-ledger.js';
 import { CLOCK, type Clock } from '../../time/clock.js';
 import { AgentTenancy } from '../shared/agent-tenancy.js';
+import { fillPage } from '../shared/listing-page.js';
 import { managementCaller } from '../shared/mission-authorization.js';
 import { decodeMissionCursor, encodeMissionCursor, type MissionCursor } from './mission-cursor.js';
 import type { MissionIndexEntry } from './mission-index.projection.js';
 import { MissionIndexReadModel } from './mission-index.read-model.js';
 import { compareNewestFirst, type IndexScope } from './mission-index.store.js';
 import { MISSIONS_PAGE, MissionsListBody } from './missions-list.body.js';
-import { fillPage } from './missions-page.js';
 
 export interface MissionsPage {
   readonly missions: readonly JsonObject[];

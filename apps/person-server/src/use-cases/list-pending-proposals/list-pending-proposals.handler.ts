@@ -2,8 +2,9 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { jsonShape } from '../../http/json-shape.js';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
 import { MissionBodies } from '../../store/mission-bodies.js';
-import { decodePendingCursor, encodePendingCursor } from './pending-cursor.js';
-import { comparePending } from './pending-proposals.projection.js';
+import { fillPage } from '../shared/listing-page.js';
+import { decodePendingCursor, encodePendingCursor, type PendingCursor } from './pending-cursor.js';
+import type { PendingProposalEntry } from './pending-proposals.projection.js';
 import { PENDING_PAGE, PendingProposalsBody } from './pending-proposals.body.js';
 import { PendingProposalsReadModel } from './pending-proposals.read-model.js';
 import { PendingVisibility } from './pending-visibility.js';
@@ -24,6 +25,11 @@ export interface PendingProposalsPage {
   readonly complete: boolean;
   readonly next_cursor?: string;
 }
+
+/** Model entries read at a time while a page is filled. */
+const SCAN_BATCH = 200;
+/** Proposals one page examines at most (ADR 0088): proposals decided since the model saw them are skipped, not counted. */
+const MAX_EXAMINED_PER_PAGE = 1_000;
 
 /** `POST /proposals/pending` (ADR 0034) with the request's JSON body. */
 export class ListPendingProposals extends Query<PendingProposalsPage> {
@@ -53,18 +59,26 @@ export class ListPendingProposalsHandler implements IQueryHandler<ListPendingPro
     const after = cursor !== undefined ? decodePendingCursor(cursor) : undefined;
     const pageSize = maxResults ?? PENDING_PAGE.defaultMaxResults;
     const visible = this.visibility.visibleTo(caller);
-    const candidates = (await this.readModel.current()).filter((entry) => visible(entry.agent) && (after === undefined || comparePending(entry, after) > 0));
-    const proposals: PendingProposalView[] = [];
-    let last: (typeof candidates)[number] | undefined;
-    for (const entry of candidates) {
-      if (proposals.length === pageSize) break;
-      last = entry;
+    const agents = this.visibility.visibleAgents(caller);
+    if (agents.length === 0) return { proposals: [], complete: true };
+    await this.readModel.catchUp();
+    const page = await fillPage(this.candidates(agents, after), { pageSize, maxExamined: MAX_EXAMINED_PER_PAGE }, async (entry): Promise<PendingProposalView | undefined> => {
+      // The model reads only the caller's agents' ranges; the visibility rule stays the one checked on every entry.
+      if (!visible(entry.agent)) return undefined;
       // Decided (and its content deleted) since the projection saw it: no longer pending, left out.
       const content = await this.bodies.proposalContent(entry.pendingId);
-      if (content === undefined) continue;
-      proposals.push({ pending_id: entry.pendingId, agent: entry.agent, submitted_at: entry.submittedAt, ...content });
+      return content === undefined ? undefined : { pending_id: entry.pendingId, agent: entry.agent, submitted_at: entry.submittedAt, ...content };
+    });
+    return page.complete ? { proposals: page.items, complete: true } : { proposals: page.items, complete: false, next_cursor: encodePendingCursor(page.last!) };
+  }
+
+  /** The pending proposals of `agents` strictly after the cursor, oldest first, read from the model a batch at a time. */
+  private *candidates(agents: readonly string[], after: PendingCursor | undefined): Generator<PendingProposalEntry> {
+    for (let from = after; ; ) {
+      const batch = this.readModel.page(agents, from, SCAN_BATCH);
+      yield* batch;
+      if (batch.length < SCAN_BATCH) return;
+      from = batch[batch.length - 1];
     }
-    const complete = last === undefined || last === candidates[candidates.length - 1];
-    return complete ? { proposals, complete: true } : { proposals, complete: false, next_cursor: encodePendingCursor(last!) };
   }
 }

@@ -1,6 +1,7 @@
 import type { Projection } from '@mission/es-kit';
-import type { RecordedEvent } from '@mission/event-store';
+import type { Position, RecordedEvent } from '@mission/event-store';
 import { PROPOSAL_STREAM_CATEGORY, type ProposalSubmittedData } from '@mission/ps-domain';
+import { PendingProposalsStore } from './pending-proposals.store.js';
 
 /** A proposal still waiting for a person's decision: who proposed it and when (never its content). */
 export interface PendingProposalEntry {
@@ -10,37 +11,56 @@ export interface PendingProposalEntry {
 }
 
 /**
- * The proposals of `psproposal-*` that are neither approved nor declined (ADR 0034), in memory and
- * rebuilt from the store on every start. Visibility is not decided here: the handler filters by caller.
+ * The proposals of `psproposal-*` that are neither approved nor declined (ADR 0034), kept in a SQLite file of its own
+ * and resumed from the position stored there (ADR 0088). Visibility is not decided here: the handler asks for the
+ * caller's agents and filters again.
  */
 export class PendingProposalsProjection implements Projection {
   readonly name = 'ps_pending_proposals';
   readonly categories = [PROPOSAL_STREAM_CATEGORY];
   readonly eventTypes = ['ProposalSubmitted', 'ProposalApproved', 'ProposalDeclined'];
-  private readonly pending = new Map<string, PendingProposalEntry>();
+
+  /** `store`: the model's storage (ADR 0088); an in-memory SQLite database unless given one. */
+  constructor(private readonly store: PendingProposalsStore = PendingProposalsStore.open(':memory:')) {}
 
   apply(event: RecordedEvent): void {
+    const applied = { position: event.position, created: event.created };
     const pendingId = event.data['pending_id'];
-    if (typeof pendingId !== 'string') return;
+    if (typeof pendingId !== 'string') return this.store.skipped(applied);
     if (event.type === 'ProposalSubmitted') {
       const data = event.data as unknown as ProposalSubmittedData;
-      this.pending.set(pendingId, { pendingId, agent: data.agent, submittedAt: data.submitted_at });
-    } else if (event.type === 'ProposalApproved' || event.type === 'ProposalDeclined') {
-      this.pending.delete(pendingId);
+      return this.store.submitted({ pendingId, agent: data.agent, submittedAt: data.submitted_at }, applied);
     }
+    if (event.type === 'ProposalApproved' || event.type === 'ProposalDeclined') return this.store.decided(pendingId, applied);
+    this.store.skipped(applied);
   }
 
   reset(): void {
-    this.pending.clear();
+    this.store.clear();
   }
 
-  /** Every pending proposal, oldest first (ties by pending id), so pages are stable. */
-  ordered(): PendingProposalEntry[] {
-    return [...this.pending.values()].sort(comparePending);
+  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
+  persist(): void {
+    this.store.commit();
   }
-}
 
-export function comparePending(a: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'>, b: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'>): number {
-  if (a.submittedAt !== b.submittedAt) return a.submittedAt < b.submittedAt ? -1 : 1;
-  return a.pendingId < b.pendingId ? -1 : a.pendingId > b.pendingId ? 1 : 0;
+  /** Where a restart resumes: the position stored with the model, in the same transaction as its rows. */
+  storedPosition(): Position | undefined {
+    this.store.commit();
+    return this.store.appliedThrough?.position;
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Proposals pending in the model. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** At most `limit` pending proposals of `agents` strictly after `after`, oldest first (ties by id). */
+  page(agents: Iterable<string>, after: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'> | undefined, limit: number): PendingProposalEntry[] {
+    return this.store.page(agents, after, limit);
+  }
 }

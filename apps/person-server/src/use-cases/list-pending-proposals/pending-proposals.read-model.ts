@@ -1,20 +1,37 @@
+import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRunner } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, ServiceMetrics, type Logger } from '@mission/platform';
+import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type Logger, type ServiceSettings } from '@mission/platform';
 import { PendingProposalsProjection, type PendingProposalEntry } from './pending-proposals.projection.js';
+import { PendingProposalsStore } from './pending-proposals.store.js';
+
+/** The model's file under DATA_DIR (ADR 0088): derived from the proposal streams, safe to delete while stopped. */
+export const PENDING_PROPOSALS_FILE = join('read-models', 'pending-proposals.sqlite');
 
 /** How long a listing waits for the projection to reach the store's head (read-your-writes across replicas). */
 const CATCH_UP_MS = 5_000;
 
-/** Runs {@link PendingProposalsProjection} with the app, registered for readiness. */
+/**
+ * Runs {@link PendingProposalsProjection} with the app, registered for readiness and metrics. The model is kept in
+ * DATA_DIR/read-models/pending-proposals.sqlite and resumes from the position stored there (ADR 0088).
+ */
 @Injectable()
 export class PendingProposalsReadModel implements OnModuleInit, OnApplicationShutdown {
-  private readonly projection = new PendingProposalsProjection();
+  private readonly projection: PendingProposalsProjection;
   private readonly runner: ProjectionRunner;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(LOGGER) logger: Logger, private readonly readiness: ReadinessRegistry, private readonly metrics: ServiceMetrics) {
-    this.runner = new ProjectionRunner(store, this.projection, { logger: logger.child({ component: 'pending-proposals' }) });
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(SERVICE_SETTINGS) settings: ServiceSettings,
+    private readonly readiness: ReadinessRegistry,
+    private readonly metrics: ServiceMetrics,
+  ) {
+    const log = logger.child({ component: 'pending-proposals' });
+    const file = join(settings.dataDir, PENDING_PROPOSALS_FILE);
+    this.projection = new PendingProposalsProjection(PendingProposalsStore.open(file, { onRecreated: (reason) => log.warn({ file }, `pending proposals model: ${reason}; rebuilding it from the store`) }));
+    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
   }
 
   async onModuleInit(): Promise<void> {
@@ -25,11 +42,16 @@ export class PendingProposalsReadModel implements OnModuleInit, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+    this.projection.close();
   }
 
-  /** The pending proposals as of (at least) the store's head when called: a proposal just submitted is listed. */
-  async current(): Promise<PendingProposalEntry[]> {
+  /** Waits until the model holds every proposal event committed before the call: a proposal just submitted is listed. */
+  async catchUp(): Promise<void> {
     await this.runner.waitUntilCaughtUp(CATCH_UP_MS);
-    return this.projection.ordered();
+  }
+
+  /** At most `limit` pending proposals of `agents` strictly after `after`, oldest first (call `catchUp` first). */
+  page(agents: Iterable<string>, after: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'> | undefined, limit: number): PendingProposalEntry[] {
+    return this.projection.page(agents, after, limit);
   }
 }

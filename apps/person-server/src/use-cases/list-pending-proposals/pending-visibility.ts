@@ -12,6 +12,8 @@ import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js
 @Injectable()
 export class PendingVisibility {
   private readonly ownerTenants = new Map<string, Set<string>>();
+  /** The agents owned by a person of each tenant: an administrator's visible agents. */
+  private readonly tenantAgents = new Map<string, Set<string>>();
 
   constructor(@Inject(SERVICE_CONFIG) config: PersonServerConfig) {
     for (const principal of config.principals) {
@@ -20,6 +22,9 @@ export class PendingVisibility {
         const tenants = this.ownerTenants.get(agent) ?? new Set<string>();
         tenants.add(principal.tenant);
         this.ownerTenants.set(agent, tenants);
+        const agents = this.tenantAgents.get(principal.tenant) ?? new Set<string>();
+        agents.add(agent);
+        this.tenantAgents.set(principal.tenant, agents);
       }
     }
   }
@@ -29,5 +34,12 @@ export class PendingVisibility {
     if (caller.kind !== 'principal') return () => false;
     if (caller.role === 'person') return (agent) => caller.agents.includes(agent);
     return (agent) => this.ownerTenants.get(agent)?.has(caller.tenant) === true;
+  }
+
+  /** The agents whose pending proposals `caller` may learn of (the same rule as `visibleTo`): the ranges a listing reads. */
+  visibleAgents(caller: AuthenticatedCaller): readonly string[] {
+    if (caller.kind !== 'principal') return [];
+    if (caller.role === 'person') return caller.agents;
+    return [...(this.tenantAgents.get(caller.tenant) ?? [])];
   }
 }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
-import type { MissionIndexEntry } from './mission-index.projection.js';
-import { fillPage } from './missions-page.js';
+import { fillPage } from './listing-page.js';
+
+/** A listing's index entry, as the missions listing's (ADR 0087) or the pending proposals' (ADR 0088). */
+interface MissionIndexEntry {
+  readonly missionS256: string;
+  readonly agent: string;
+  readonly tenant: string;
+  readonly approvedAt: string;
+}
 
 const entries = (count: number): MissionIndexEntry[] =>
   Array.from({ length: count }, (_, i) => ({ missionS256: String(i).padStart(43, '0'), agent: 'a', tenant: 't', approvedAt: '2026-11-27T10:00:00.000Z' }));
@@ -21,7 +28,7 @@ async function allPages(all: MissionIndexEntry[], pageSize: number, maxExamined:
   return pages;
 }
 
-describe('fillPage (ADR 0087: a listing page examines at most maxExamined missions)', () => {
+describe('fillPage (ADR 0087: a listing page examines at most maxExamined entries)', () => {
   it('a filter that matches none of 2,500 missions: pages of nothing, each examining 1,000 at most, the last complete', async () => {
     const pages = await allPages(entries(2_500), 50, 1_000, () => false);
     expect(pages.map((page) => [page.items.length, page.examined])).toEqual([[0, 1_000], [0, 1_000], [0, 500]]);
