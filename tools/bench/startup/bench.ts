@@ -51,7 +51,8 @@ if (service === 'person-server') {
   const configFile = join(dir, 'person-server.json');
   writeFileSync(configFile, JSON.stringify(fixture.config(), null, 2));
   Object.assign(env, { CONFIG_FILE: configFile, SECURITY_AUDIT_HMAC_KEY: randomBytes(32).toString('base64url') });
-  history = personServerHistory();
+  // BENCH_MISSIONS: approved missions in the history (default 2,000); each takes 3 events before the polls begin.
+  history = personServerHistory(Number(process.env['BENCH_MISSIONS'] ?? 2_000));
 } else {
   // BENCH_MISSIONS: root missions in the history (default 3,000); each takes ≈ 9 events before the refreshes begin.
   history = issuerHistory(baseUrl, Number(process.env['BENCH_MISSIONS'] ?? 3_000));
