@@ -5,10 +5,12 @@
  * the time to apply the approvals (the rebuild a first start does), the file's size, the heap left after a full GC
  * (with `--expose-gc`), and the median time of one listing page (51 entries, what a page of 50 reads) for an
  * administrator of the tenant (every mission), a person owning 3 of the tenant's 30 agents, and an administrator
- * 90 % of the way down the listing (a late cursor). Missions are spread over 2 tenants and 60 agents.
+ * 90 % of the way down the listing (a late cursor). Missions are spread over 2 tenants and 60 agents; their digests are
+ * random keys, as real ones are (the order of inserts into the index's B-trees is what a rebuild costs).
  *
  *   npm run build && node --expose-gc tools/bench/dist/person-server/mission-index.js
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,7 +49,7 @@ async function load(): Promise<Modules> {
 
 function approval(n: number): RecordedEvent {
   const agent = `https://agent-${n % AGENTS}.example`;
-  const data = { mission_s256: `m${String(n).padStart(42, '0')}`, agent, tenant: n % AGENTS < AGENTS / 2 ? 'acme' : 'globex', approved_at: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(), approved_by: 'alice' };
+  const data = { mission_s256: createHash('sha256').update(String(n)).digest('base64url'), agent, tenant: n % AGENTS < AGENTS / 2 ? 'acme' : 'globex', approved_at: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(), approved_by: 'alice' };
   const position = BigInt(n + 1);
   return { streamName: `psmission-${data.mission_s256}`, revision: 0n, position: { commit: position, prepare: position }, id: `e${n}`, type: 'MissionApproved', data, metadata: {}, created: new Date() };
 }
