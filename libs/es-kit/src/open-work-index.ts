@@ -1,36 +1,54 @@
 import type { RecordedEvent } from '@mission/event-store';
-import { traceFromMetadata, type RequestTrace } from './trace/request-trace.js';
 import { workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
 
 /**
- * A process manager's index of open work as this replica sees it, folded from the `pm_<name>` category:
- * each open item's state, and the request trace it was scheduled under (ADR 0050: its attempts run in it).
+ * What the index keeps of one open work item (ADR 0089): when it is due, and who holds it. Key, payload and the
+ * request trace stay in the store: an attempt folds the item's stream when it claims it and reads the trace there.
+ * Before, the index held each item's whole state and trace: ≈ 800 bytes an item, so a Person Server with 100,000
+ * missions that expire (one `ps_mission_expiry` item each) ran out of a 128 MiB heap at its first start.
+ */
+export interface OpenWorkItem {
+  readonly status: 'pending' | 'claimed';
+  /** Due (pending) or the end of its lease (claimed), in ms since the epoch: `dueTime` of its state. */
+  readonly at: number;
+  readonly attempts: number;
+  /** The claiming replica's incarnation (claimed only). */
+  readonly replica?: string;
+}
+
+const NO_PAYLOAD = Object.freeze({});
+
+/**
+ * A process manager's index of open work as this replica sees it, folded from the `pm_<name>` category with the work
+ * item decider's own `evolve`, over a state rebuilt from the compact item (the fields `evolve` carries but never reads,
+ * key and payload, left empty).
  */
 export class OpenWorkIndex {
-  private readonly open = new Map<string, WorkState>();
-  private readonly traces = new Map<string, RequestTrace>();
+  private readonly open = new Map<string, OpenWorkItem>();
 
-  /** Folds a work event; the item's state while it is open, undefined once it is completed or abandoned. */
-  apply(event: RecordedEvent): WorkState | undefined {
-    const state = workItemDecider.evolve(this.open.get(event.streamName) ?? workItemDecider.initialState, event as unknown as WorkEvent);
-    if (state.status === 'completed' || state.status === 'abandoned') {
+  /** Folds a work event; the item while it is open, undefined once it is completed or abandoned. */
+  apply(event: RecordedEvent): OpenWorkItem | undefined {
+    const previous = this.open.get(event.streamName);
+    const state = workItemDecider.evolve(previous === undefined ? workItemDecider.initialState : stateOf(previous), event as unknown as WorkEvent);
+    if (state.status !== 'pending' && state.status !== 'claimed') {
       this.open.delete(event.streamName);
-      this.traces.delete(event.streamName);
       return undefined;
     }
-    if (event.type === 'WorkScheduled') {
-      const trace = traceFromMetadata(event.metadata);
-      if (trace !== undefined) this.traces.set(event.streamName, trace);
-    }
-    this.open.set(event.streamName, state);
-    return state;
+    const item: OpenWorkItem =
+      state.status === 'pending'
+        ? { status: 'pending', at: state.dueAt.getTime(), attempts: state.attempts }
+        : { status: 'claimed', at: state.leaseUntil.getTime(), attempts: state.attempts, replica: state.replica };
+    this.open.set(event.streamName, item);
+    return item;
   }
 
-  get states(): ReadonlyMap<string, WorkState> {
+  get items(): ReadonlyMap<string, OpenWorkItem> {
     return this.open;
   }
+}
 
-  traceOf(stream: string): RequestTrace | undefined {
-    return this.traces.get(stream);
-  }
+function stateOf(item: OpenWorkItem): WorkState {
+  return item.status === 'pending'
+    ? { status: 'pending', key: '', payload: NO_PAYLOAD, dueAt: new Date(item.at), attempts: item.attempts }
+    : { status: 'claimed', key: '', payload: NO_PAYLOAD, attempts: item.attempts, replica: item.replica!, leaseUntil: new Date(item.at) };
 }

@@ -7,11 +7,11 @@ import { backoffDelayMs } from './backoff.js';
 import type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';
 import { TriggerCheckpoint } from './trigger-checkpoint.js';
 import { countBacklog } from './process-manager-backlog.js';
-import { recordWorkResult, scheduleWork, type WorkCommand } from './work-commands.js';
-import { dueTime, processManagerContext } from './work-timing.js';
-import { OpenWorkIndex } from './open-work-index.js';
+import { recordWorkResult, scheduledTrace, scheduleWork, type WorkCommand } from './work-commands.js';
+import { processManagerContext } from './work-timing.js';
+import { OpenWorkIndex, type OpenWorkItem } from './open-work-index.js';
 import { scheduleAppend, WorkScheduleBatches } from './work-schedule-batches.js';
-import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider, type WorkState } from './work-item.decider.js';
+import { incarnationOf, isEarlierIncarnation, WorkNotClaimableError, workItemDecider } from './work-item.decider.js';
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, initialDelayMs: 500, maxDelayMs: 60_000, leaseMs: 30_000 };
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -128,9 +128,9 @@ export class ProcessManagerRunner {
     return scheduleWork(this.store, this.workStream(work.key), work, context, trigger);
   }
 
-  /** Open (not yet completed or abandoned) work as this replica sees it. */
-  openWork(): ReadonlyMap<string, WorkState> {
-    return this.open.states;
+  /** Open (not yet completed or abandoned) work as this replica sees it: when each item is due, who holds it. */
+  openWork(): ReadonlyMap<string, OpenWorkItem> {
+    return this.open.items;
   }
 
   private get checkpointName(): string { return `pm_${this.manager.name}_triggers`; }
@@ -179,9 +179,9 @@ export class ProcessManagerRunner {
 
   private async followWork(subscription: AsyncIterable<RecordedEvent>): Promise<void> {
     for await (const event of subscription) {
-      const state = this.open.apply(event);
-      if (state !== undefined) {
-        const due = this.dueAt(state);
+      const item = this.open.apply(event);
+      if (item !== undefined) {
+        const due = this.dueAt(item);
         if (due < this.noneDueBefore) this.noneDueBefore = due;
         // Work that is due already starts now rather than at the next poll: each generation of a
         // cascade is a work item scheduled by the previous one, so the poll interval added up per generation.
@@ -192,9 +192,9 @@ export class ProcessManagerRunner {
   }
 
   /** Work claimed by an earlier start of this replica is due at once: that start is over (ADR 0058). */
-  private dueAt(state: WorkState): number {
-    if (state.status === 'claimed' && isEarlierIncarnation(state.replica, this.replicaId)) return Number.NEGATIVE_INFINITY;
-    return dueTime(state);
+  private dueAt(item: OpenWorkItem): number {
+    if (item.status === 'claimed' && isEarlierIncarnation(item.replica!, this.replicaId)) return Number.NEGATIVE_INFINITY;
+    return item.at;
   }
 
   private runSoon(): void {
@@ -213,14 +213,14 @@ export class ProcessManagerRunner {
     const limit = this.options.concurrency ?? 8;
     this.workWaitsForSlot = false;
     let nextDue = Number.POSITIVE_INFINITY;
-    for (const [stream, state] of this.open.states) {
+    for (const [stream, open] of this.open.items) {
       if (this.inFlight.size >= limit) {
         nextDue = Number.NEGATIVE_INFINITY; // more may be due: look again when a slot is free
         this.workWaitsForSlot = true;
         break;
       }
       if (this.inFlight.has(stream)) continue;
-      const dueAt = this.dueAt(state);
+      const dueAt = this.dueAt(open);
       if (Number.isNaN(dueAt)) continue;
       if (dueAt > now.getTime()) {
         if (dueAt < nextDue) nextDue = dueAt;
@@ -259,7 +259,7 @@ export class ProcessManagerRunner {
     const state = claimed.state;
     if (state.status !== 'claimed') return;
     // In the trace of the request that caused the work: its events and outgoing calls carry it (ADR 0050).
-    const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts, trace: this.open.traceOf(stream) };
+    const item: WorkItem = { key: state.key, payload: state.payload, attempt: state.attempts, trace: await scheduledTrace(this.store, stream) };
     let failure: unknown;
     const signal = AbortSignal.any([AbortSignal.timeout(Math.max(1, Math.floor(this.policy.leaseMs * 0.8))), this.stopSignal.signal]);
     try {

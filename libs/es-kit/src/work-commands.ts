@@ -2,6 +2,7 @@ import type { EventStore, JsonObject } from '@mission/event-store';
 import type { CommandContext } from './event-metadata.js';
 import { handleCommand } from './handle-command.js';
 import type { ScheduledWork } from './process-manager.js';
+import { traceFromMetadata, type RequestTrace } from './trace/request-trace.js';
 import { WorkClaimLostError, workItemDecider } from './work-item.decider.js';
 
 export type WorkCommand = Parameters<typeof workItemDecider.decide>[0];
@@ -23,4 +24,16 @@ export async function recordWorkResult(store: EventStore, stream: string, comman
     if (error instanceof WorkClaimLostError) return false;
     throw error;
   }
+}
+
+/**
+ * The request trace a work item was scheduled under (ADR 0050): on its `WorkScheduled`, the first event of its stream
+ * (the decider schedules a stream once), read when an attempt starts rather than kept in the index of open work for
+ * every item (ADR 0089).
+ */
+export async function scheduledTrace(store: EventStore, stream: string): Promise<RequestTrace | undefined> {
+  for await (const event of store.readStream(stream, { maxCount: 1 })) {
+    if (event.type === 'WorkScheduled') return traceFromMetadata(event.metadata);
+  }
+  return undefined;
 }
