@@ -8,6 +8,7 @@ export {
 } from './handle-command.js';
 export { AggregateCache } from './aggregate-cache.js';
 export { ProjectionRunner, type Projection, type ProjectionRunnerOptions } from './projection-runner.js';
+export { StoredModelProjection, type PositionedModel } from './stored-model-projection.js';
 export { ProcessManagerRunner } from './process-manager-runner.js';
 export { DEFAULT_EXPIRED_RECORD_GRACE_MS, ExpiredRecordSweeper, type ExpiredRecordSweeperOptions, type ExpiringRecords } from './expired-record-sweeper.js';
 export type { ProcessManager, ProcessManagerRunnerOptions, RetryPolicy, ScheduledWork, WorkItem } from './process-manager.js';

@@ -12,4 +12,4 @@ export { EVENT_STORE_CONNECTION_STRING, esdbConnectionString } from './eventstor
 export { openEventStore, type OpenEventStoreOptions } from './open-event-store.js';
 // Read models kept in SQLite files of their own beside the store (ADR 0086, 0087).
 export { openReadModelFile, ReadModelFileInUseError, type ReadModelFileOptions } from './read-model-file/read-model-file.js';
-export { BatchedModelWrites, type AppliedThrough, type BatchedModelWritesOptions } from './read-model-file/batched-model-writes.js';
+export { BatchedModelWrites, FileReadModel, type AppliedThrough, type BatchedModelWritesOptions } from './read-model-file/batched-model-writes.js';

@@ -1,5 +1,5 @@
 import { formatPosition, type Position, type RecordedEvent } from '@mission/event-store';
-import type { Projection } from '@mission/es-kit';
+import { StoredModelProjection } from '@mission/es-kit';
 import {
   isTerminalMissionState, MISSION_LIFECYCLE_STATES, reportGeneration, terminalEffectiveAt,
   type CascadeMode, type ChildMissionAttachedData, type ChildMissionDetachedData, type MissionCreatedData, type MissionLifecycleState, type ReportedState,
@@ -53,63 +53,46 @@ const LIFECYCLE_STATES: ReadonlySet<string> = new Set(MISSION_LIFECYCLE_STATES);
  * came first, own expiry, a suspended ancestor → `suspended`), like MissionLineage-based answers, but
  * from this model: a tree may lag the store by what the runner has not applied yet.
  */
-export class MissionTreeProjection implements Projection {
+export class MissionTreeProjection extends StoredModelProjection<MissionTreeStore> {
   readonly name = 'mission_tree';
   readonly categories = ['mission'];
 
   /** `store`: the model's storage (ADR 0086); an in-memory SQLite database unless given one. */
-  constructor(private readonly store: MissionTreeStore = MissionTreeStore.open(':memory:')) {}
+  constructor(store: MissionTreeStore = MissionTreeStore.open(':memory:')) {
+    super(store);
+  }
 
   apply(event: RecordedEvent): void {
-    this.store.appliedEvent({ position: event.position, created: event.created });
+    this.model.appliedEvent({ position: event.position, created: event.created });
     if (!event.streamName.startsWith(STREAM_PREFIX)) return;
     const id = event.streamName.slice(STREAM_PREFIX.length);
     if (event.type === 'MissionCreated') return this.created(id, event.data as unknown as MissionCreatedData);
     // As `evolve`: events of a stream without a mission change nothing (the store's writes match no node then).
     if (event.type === 'ChildMissionAttached') {
       const data = event.data as unknown as ChildMissionAttachedData;
-      return this.store.attached(id, data.child_mission_id, data.parent_entry_indexes);
+      return this.model.attached(id, data.child_mission_id, data.parent_entry_indexes);
     }
-    if (event.type === 'ChildMissionDetached') return this.store.detached(id, (event.data as unknown as ChildMissionDetachedData).child_mission_id);
+    if (event.type === 'ChildMissionDetached') return this.model.detached(id, (event.data as unknown as ChildMissionDetachedData).child_mission_id);
     // Every other event on a mission stream is a lifecycle transition carrying the new state.
     const state = event.data['state'];
     if (typeof state !== 'string' || !LIFECYCLE_STATES.has(state)) return;
     const lifecycle = state as MissionLifecycleState;
     const terminalAt = isTerminalMissionState(lifecycle) ? terminalEffectiveAt(event.type, event.data)?.getTime() ?? event.created.getTime() : undefined;
-    this.store.lifecycleChanged(id, lifecycle, terminalAt);
-  }
-
-  reset(): void {
-    this.store.clear();
-  }
-
-  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
-  persist(): void {
-    this.store.commit();
-  }
-
-  /** Where a restart resumes: the position stored with the model, in the same transaction as its rows. */
-  storedPosition(): Position | undefined {
-    this.store.commit();
-    return this.store.appliedThrough?.position;
-  }
-
-  close(): void {
-    this.store.close();
+    this.model.lifecycleChanged(id, lifecycle, terminalAt);
   }
 
   /** Missions in the model. */
   get size(): number {
-    return this.store.nodeCount;
+    return this.model.nodeCount;
   }
 
   get appliedPosition(): Position | undefined {
-    return this.store.appliedThrough?.position;
+    return this.model.appliedThrough?.position;
   }
 
   /** The last event applied: its global position (`<commit>/<prepare>`) and when it was recorded. */
   get appliedThrough(): { readonly position: string; readonly recordedAt: string } | undefined {
-    const applied = this.store.appliedThrough;
+    const applied = this.model.appliedThrough;
     return applied && { position: formatPosition(applied.position), recordedAt: applied.created.toISOString() };
   }
 
@@ -118,7 +101,7 @@ export class MissionTreeProjection implements Projection {
    * not know the mission. At most `maxNodes` nodes; `truncated` says whether more exist.
    */
   tree(missionId: string, now: Date, maxNodes = MAX_TREE_NODES): MissionTreeView | undefined {
-    const root = this.store.node(missionId);
+    const root = this.model.node(missionId);
     if (!root) return undefined;
     const at = now.getTime();
     const nodes: MissionTreeNodeView[] = [];
@@ -127,7 +110,7 @@ export class MissionTreeProjection implements Projection {
     let generation: TreeNode[] = [root];
     while (generation.length > 0) {
       const shown = generation.slice(0, Math.max(0, maxNodes - nodes.length));
-      const children = this.store.childrenOf(shown.map((node) => node.missionId));
+      const children = this.model.childrenOf(shown.map((node) => node.missionId));
       const next: TreeNode[] = [];
       for (const node of shown) {
         const state = reported.get(node.missionId)!;
@@ -148,7 +131,7 @@ export class MissionTreeProjection implements Projection {
 
   private created(id: string, data: MissionCreatedData): void {
     const parent = data.parent;
-    this.store.created({
+    this.model.created({
       missionId: id,
       parentId: parent?.id,
       clientId: data.client_id,
@@ -168,7 +151,7 @@ export class MissionTreeProjection implements Projection {
   private reportedStateOf(node: TreeNode, at: number): ReportedState {
     const lineage: TreeNode[] = [node];
     for (let current = node; current.parentId !== undefined && lineage.length <= node.depth; ) {
-      const parent = this.store.node(current.parentId);
+      const parent = this.model.node(current.parentId);
       // A parent this model does not know counts as a terminal one (as reportedState does).
       if (!parent) return reportGeneration(node, { state: 'revoked' }, at);
       lineage.push(parent);

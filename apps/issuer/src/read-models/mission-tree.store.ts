@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BatchedModelWrites, openReadModelFile, type AppliedThrough } from '@mission/event-store';
+import { BatchedModelWrites, FileReadModel, openReadModelFile, type AppliedThrough } from '@mission/event-store';
 import type { CascadeMode, MissionLifecycleState } from '@mission/issuer-domain';
 
 /** One mission of the tree model as stored (children are rows of their own). */
@@ -54,13 +54,11 @@ type ChildRow = [string, string, string | null, number, ...unknown[]];
  * applied position is written in the same transaction as the rows it covers, so the two never disagree after
  * a crash. The file holds only what the `mission` streams say: deleting it makes the next start rebuild it.
  */
-export class MissionTreeStore {
+export class MissionTreeStore extends FileReadModel {
   private readonly statements;
 
-  private constructor(
-    db: Database.Database,
-    private readonly writes: BatchedModelWrites,
-  ) {
+  private constructor(db: Database.Database, writes: BatchedModelWrites) {
+    super(writes, EMPTY);
     this.statements = {
       node: db.prepare<[string], unknown[]>(`SELECT ${NODE_COLUMNS.join(', ')} FROM nodes WHERE mission_id = ?`).raw(true),
       // One query per generation of a tree (ADR 0086): with a query per node a 10,000-node answer took ≈ 250 ms, now ≈ 130.
@@ -94,11 +92,6 @@ export class MissionTreeStore {
       description: 'the mission tree model', oneProcessHint: 'run one issuer per DATA_DIR', schemaSql: SCHEMA, schemaVersion: SCHEMA_VERSION, onRecreated: options.onRecreated,
     });
     return new MissionTreeStore(db, new BatchedModelWrites(db, { commitAfterMs: options.commitAfterMs }));
-  }
-
-  /** The last event whose changes this model holds (committed or about to be), or undefined for an empty model. */
-  get appliedThrough(): AppliedThrough | undefined {
-    return this.writes.appliedThrough;
   }
 
   get nodeCount(): number {
@@ -150,20 +143,6 @@ export class MissionTreeStore {
   /** Records that every change of the event at `position` is held (written with the changes, at commit). */
   appliedEvent(applied: AppliedThrough): void {
     this.writes.appliedEvent(applied);
-  }
-
-  /** Commits the open transaction, if any: the changes and the applied position together. */
-  commit(): void {
-    this.writes.commit();
-  }
-
-  /** Empties the model (a rebuild from the store's first event follows). */
-  clear(): void {
-    this.writes.clear(EMPTY);
-  }
-
-  close(): void {
-    this.writes.close();
   }
 
   private change(write: () => void): void {

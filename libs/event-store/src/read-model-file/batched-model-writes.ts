@@ -105,3 +105,35 @@ export class BatchedModelWrites {
     this.db.close();
   }
 }
+
+/**
+ * What every read model kept in its own file shares (ADR 0086–0088): the applied position, commit, clear and close over
+ * its `BatchedModelWrites`. A model adds its tables' statements and the changes its projection makes.
+ */
+export abstract class FileReadModel {
+  protected constructor(
+    protected readonly writes: BatchedModelWrites,
+    /** Empties the model's tables (a rebuild from the store's first event follows). */
+    private readonly emptySql: string,
+  ) {}
+
+  /** The last event whose changes the model holds (committed or about to be), or undefined for an empty model. */
+  get appliedThrough(): AppliedThrough | undefined {
+    return this.writes.appliedThrough;
+  }
+
+  /** Commits the open transaction, if any: the changes and the applied position together. */
+  commit(): void {
+    this.writes.commit();
+  }
+
+  /** Empties the model and forgets its position. */
+  clear(): void {
+    this.writes.clear(this.emptySql);
+  }
+
+  /** Commits what is pending and closes the file. */
+  close(): void {
+    this.writes.close();
+  }
+}

@@ -1,5 +1,5 @@
-import type { Projection } from '@mission/es-kit';
-import type { Position, RecordedEvent } from '@mission/event-store';
+import { StoredModelProjection } from '@mission/es-kit';
+import type { RecordedEvent } from '@mission/event-store';
 import { MISSION_STREAM_CATEGORY, type MissionApprovedData } from '@mission/ps-domain';
 import { MissionIndexStore, type IndexScope } from './mission-index.store.js';
 
@@ -16,52 +16,35 @@ export interface MissionIndexEntry {
  * there (ADR 0087). Only the immutable approval facts are kept; a listing reads each listed mission's current state
  * from its own stream, so the listing never shows a status older than the write side.
  */
-export class MissionIndexProjection implements Projection {
+export class MissionIndexProjection extends StoredModelProjection<MissionIndexStore> {
   readonly name = 'ps_mission_index';
   readonly categories = [MISSION_STREAM_CATEGORY];
   /** Only the approval: the mission logs' reads (spec 6, most of the category) are never replayed into the index. */
   readonly eventTypes = ['MissionApproved'];
 
   /** `store`: the index's storage (ADR 0087); an in-memory SQLite database unless given one. */
-  constructor(private readonly store: MissionIndexStore = MissionIndexStore.open(':memory:')) {}
+  constructor(store: MissionIndexStore = MissionIndexStore.open(':memory:')) {
+    super(store);
+  }
 
   apply(event: RecordedEvent): void {
     const applied = { position: event.position, created: event.created };
-    if (event.type !== 'MissionApproved') return this.store.skipped(applied);
+    if (event.type !== 'MissionApproved') return this.model.skipped(applied);
     const data = event.data as unknown as MissionApprovedData;
-    this.store.approved({ missionS256: data.mission_s256, agent: data.agent, tenant: data.tenant, approvedAt: data.approved_at }, applied);
-  }
-
-  reset(): void {
-    this.store.clear();
-  }
-
-  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
-  persist(): void {
-    this.store.commit();
-  }
-
-  /** Where a restart resumes: the position stored with the index, in the same transaction as its rows. */
-  storedPosition(): Position | undefined {
-    this.store.commit();
-    return this.store.appliedThrough?.position;
-  }
-
-  close(): void {
-    this.store.close();
+    this.model.approved({ missionS256: data.mission_s256, agent: data.agent, tenant: data.tenant, approvedAt: data.approved_at }, applied);
   }
 
   /** Approved missions in the index. */
   get size(): number {
-    return this.store.size;
+    return this.model.size;
   }
 
   entry(missionS256: string): MissionIndexEntry | undefined {
-    return this.store.entry(missionS256);
+    return this.model.entry(missionS256);
   }
 
   /** At most `limit` missions of `scope` strictly after `after`, newest first (ties by digest). */
   page(scope: IndexScope, after: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'> | undefined, limit: number): MissionIndexEntry[] {
-    return this.store.page(scope, after, limit);
+    return this.model.page(scope, after, limit);
   }
 }

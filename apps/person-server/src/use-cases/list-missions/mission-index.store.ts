@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BatchedModelWrites, openReadModelFile, type AppliedThrough } from '@mission/event-store';
+import { BatchedModelWrites, FileReadModel, openReadModelFile, type AppliedThrough } from '@mission/event-store';
 import type { MissionIndexEntry } from './mission-index.projection.js';
 
 /** Bumped when the tables change: a file of another version is emptied and the index rebuilt from the store. */
@@ -31,13 +31,11 @@ type Row = [string, string, string, string];
  * reads one page of an index instead of sorting every mission, and a restart resumes from the position stored with the
  * rows. Derived from the `MissionApproved` events only: deleting the file makes the next start rebuild it.
  */
-export class MissionIndexStore {
+export class MissionIndexStore extends FileReadModel {
   private readonly statements;
 
-  private constructor(
-    db: Database.Database,
-    private readonly writes: BatchedModelWrites,
-  ) {
+  private constructor(db: Database.Database, writes: BatchedModelWrites) {
+    super(writes, EMPTY);
     const firstPage = (where: string) => db.prepare(`SELECT ${COLUMNS} FROM missions WHERE ${where} ${ORDER}`).raw(true);
     this.statements = {
       insert: db.prepare('INSERT OR IGNORE INTO missions VALUES (@missionS256, @agent, @tenant, @approvedAt)'),
@@ -56,10 +54,6 @@ export class MissionIndexStore {
       description: 'the mission index', oneProcessHint: 'run one Person Server per DATA_DIR', schemaSql: SCHEMA, schemaVersion: SCHEMA_VERSION, onRecreated: options.onRecreated,
     });
     return new MissionIndexStore(db, new BatchedModelWrites(db, { commitAfterMs: options.commitAfterMs }));
-  }
-
-  get appliedThrough(): AppliedThrough | undefined {
-    return this.writes.appliedThrough;
   }
 
   get size(): number {
@@ -94,18 +88,6 @@ export class MissionIndexStore {
     const rows: Row[] = [];
     for (const agent of new Set(scope.agents)) rows.push(...(statement.all({ ...bounds, agent }) as Row[]));
     return rows.map(entryOf).sort(compareNewestFirst).slice(0, limit);
-  }
-
-  commit(): void {
-    this.writes.commit();
-  }
-
-  clear(): void {
-    this.writes.clear(EMPTY);
-  }
-
-  close(): void {
-    this.writes.close();
   }
 }
 

@@ -1,5 +1,5 @@
-import type { Projection } from '@mission/es-kit';
-import type { Position, RecordedEvent } from '@mission/event-store';
+import { StoredModelProjection } from '@mission/es-kit';
+import type { RecordedEvent } from '@mission/event-store';
 import { PROPOSAL_STREAM_CATEGORY, type ProposalSubmittedData } from '@mission/ps-domain';
 import { PendingProposalsStore } from './pending-proposals.store.js';
 
@@ -15,52 +15,35 @@ export interface PendingProposalEntry {
  * and resumed from the position stored there (ADR 0088). Visibility is not decided here: the handler asks for the
  * caller's agents and filters again.
  */
-export class PendingProposalsProjection implements Projection {
+export class PendingProposalsProjection extends StoredModelProjection<PendingProposalsStore> {
   readonly name = 'ps_pending_proposals';
   readonly categories = [PROPOSAL_STREAM_CATEGORY];
   readonly eventTypes = ['ProposalSubmitted', 'ProposalApproved', 'ProposalDeclined'];
 
   /** `store`: the model's storage (ADR 0088); an in-memory SQLite database unless given one. */
-  constructor(private readonly store: PendingProposalsStore = PendingProposalsStore.open(':memory:')) {}
+  constructor(store: PendingProposalsStore = PendingProposalsStore.open(':memory:')) {
+    super(store);
+  }
 
   apply(event: RecordedEvent): void {
     const applied = { position: event.position, created: event.created };
     const pendingId = event.data['pending_id'];
-    if (typeof pendingId !== 'string') return this.store.skipped(applied);
+    if (typeof pendingId !== 'string') return this.model.skipped(applied);
     if (event.type === 'ProposalSubmitted') {
       const data = event.data as unknown as ProposalSubmittedData;
-      return this.store.submitted({ pendingId, agent: data.agent, submittedAt: data.submitted_at }, applied);
+      return this.model.submitted({ pendingId, agent: data.agent, submittedAt: data.submitted_at }, applied);
     }
-    if (event.type === 'ProposalApproved' || event.type === 'ProposalDeclined') return this.store.decided(pendingId, applied);
-    this.store.skipped(applied);
-  }
-
-  reset(): void {
-    this.store.clear();
-  }
-
-  /** Commits what was applied, with its position (the runner's checkpoints and stop). */
-  persist(): void {
-    this.store.commit();
-  }
-
-  /** Where a restart resumes: the position stored with the model, in the same transaction as its rows. */
-  storedPosition(): Position | undefined {
-    this.store.commit();
-    return this.store.appliedThrough?.position;
-  }
-
-  close(): void {
-    this.store.close();
+    if (event.type === 'ProposalApproved' || event.type === 'ProposalDeclined') return this.model.decided(pendingId, applied);
+    this.model.skipped(applied);
   }
 
   /** Proposals pending in the model. */
   get size(): number {
-    return this.store.size;
+    return this.model.size;
   }
 
   /** At most `limit` pending proposals of `agents` strictly after `after`, oldest first (ties by id). */
   page(agents: Iterable<string>, after: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'> | undefined, limit: number): PendingProposalEntry[] {
-    return this.store.page(agents, after, limit);
+    return this.model.page(agents, after, limit);
   }
 }

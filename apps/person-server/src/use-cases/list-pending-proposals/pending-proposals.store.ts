@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BatchedModelWrites, openReadModelFile, type AppliedThrough } from '@mission/event-store';
+import { BatchedModelWrites, FileReadModel, openReadModelFile, type AppliedThrough } from '@mission/event-store';
 import type { PendingProposalEntry } from './pending-proposals.projection.js';
 
 /** Bumped when the tables change: a file of another version is emptied and the model rebuilt from the store. */
@@ -22,13 +22,11 @@ type Row = [string, string, string];
  * index (ADR 0087), so proposals left undecided cost disk, not memory, and a listing reads one page per visible agent
  * instead of sorting every pending proposal. Derived from the proposal streams: deleting the file rebuilds it.
  */
-export class PendingProposalsStore {
+export class PendingProposalsStore extends FileReadModel {
   private readonly statements;
 
-  private constructor(
-    db: Database.Database,
-    private readonly writes: BatchedModelWrites,
-  ) {
+  private constructor(db: Database.Database, writes: BatchedModelWrites) {
+    super(writes, EMPTY);
     this.statements = {
       insert: db.prepare('INSERT OR IGNORE INTO pending VALUES (@pendingId, @agent, @submittedAt)'),
       remove: db.prepare('DELETE FROM pending WHERE pending_id = ?'),
@@ -44,10 +42,6 @@ export class PendingProposalsStore {
       description: 'the pending proposals model', oneProcessHint: 'run one Person Server per DATA_DIR', schemaSql: SCHEMA, schemaVersion: SCHEMA_VERSION, onRecreated: options.onRecreated,
     });
     return new PendingProposalsStore(db, new BatchedModelWrites(db, { commitAfterMs: options.commitAfterMs }));
-  }
-
-  get appliedThrough(): AppliedThrough | undefined {
-    return this.writes.appliedThrough;
   }
 
   get size(): number {
@@ -81,18 +75,6 @@ export class PendingProposalsStore {
     const rows: Row[] = [];
     for (const agent of new Set(agents)) rows.push(...(statement.all({ ...bounds, agent }) as Row[]));
     return rows.map(([pendingId, agent, submittedAt]) => ({ pendingId, agent, submittedAt })).sort(comparePending).slice(0, limit);
-  }
-
-  commit(): void {
-    this.writes.commit();
-  }
-
-  clear(): void {
-    this.writes.clear(EMPTY);
-  }
-
-  close(): void {
-    this.writes.close();
   }
 }
 
