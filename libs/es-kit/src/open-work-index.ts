@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@mission/event-store';
 import { workItemDecider, type WorkEvent, type WorkState } from './work-item.decider.js';
+import { dueTime } from './work-timing.js';
 
 /**
  * What the index keeps of one open work item (ADR 0089): when it is due, and who holds it. Key, payload and the
@@ -36,8 +37,8 @@ export class OpenWorkIndex {
     }
     const item: OpenWorkItem =
       state.status === 'pending'
-        ? { status: 'pending', at: state.dueAt.getTime(), attempts: state.attempts }
-        : { status: 'claimed', at: state.leaseUntil.getTime(), attempts: state.attempts, replica: state.replica };
+        ? { status: 'pending', at: dueTime(state), attempts: state.attempts }
+        : { status: 'claimed', at: dueTime(state), attempts: state.attempts, replica: state.replica };
     this.open.set(event.streamName, item);
     return item;
   }
