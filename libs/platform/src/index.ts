@@ -19,6 +19,7 @@ export {
 export { EventStoreLifecycle, EventStoreModule } from './event-store/event-store.module.js';
 export { ReadinessRegistry, type ReadinessCheck, type ReadinessReport, type ReadinessResult } from './health/readiness.js';
 export { projectionReadinessCheck } from './health/projection-readiness.js';
+export { StoredModelRunner } from './read-models/stored-model-runner.js';
 export { PROCESS_MANAGER_BACKLOG_BOUND, processManagerReadinessCheck } from './health/process-manager-readiness.js';
 export { ErrorResponseFilter, type ErrorFormat } from './http/error-response.filter.js';
 export { InvalidRequestError, NotFoundError, ProtocolError, type ProtocolErrorMember, type ProtocolErrorOptions } from '@mission/protocol-errors';

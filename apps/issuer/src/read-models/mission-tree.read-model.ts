@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { comparePositions, type EventStore } from '@mission/event-store';
-import { ProjectionRunner } from '@mission/es-kit';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type ServiceSettings } from '@mission/platform';
+import { EVENT_STORE, LOGGER, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, StoredModelRunner, type ServiceSettings } from '@mission/platform';
 import type { Logger } from 'pino';
 import { MissionTreeProjection } from './mission-tree.projection.js';
 import { MissionTreeStore } from './mission-tree.store.js';
@@ -21,7 +20,7 @@ const POLL_MS = 10;
 @Injectable()
 export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown {
   readonly projection: MissionTreeProjection;
-  private readonly runner: ProjectionRunner;
+  private readonly model: StoredModelRunner;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -33,19 +32,15 @@ export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown
     const log = logger.child({ component: 'mission-tree' });
     const file = join(settings.dataDir, MISSION_TREE_FILE);
     this.projection = new MissionTreeProjection(MissionTreeStore.open(file, { onRecreated: (reason) => log.warn({ file }, `mission tree model: ${reason}; rebuilding it from the store`) }));
-    // The model commits on its own timer (mission-tree.store.ts); a checkpoint every 500 events would commit far more often.
-    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
+    this.model = new StoredModelRunner(store, this.projection, log);
   }
 
   async onModuleInit(): Promise<void> {
-    this.readiness.register(projectionReadinessCheck(this.runner));
-    this.metrics.watchProjection(this.runner);
-    await this.runner.start();
+    await this.model.start(this.readiness, this.metrics);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
-    this.projection.close();
+    await this.model.stop();
   }
 
   /**
@@ -57,7 +52,7 @@ export class MissionTreeReadModel implements OnModuleInit, OnApplicationShutdown
     const deadline = Date.now() + waitMs;
     const target = await this.store.headPosition({ streamCategories: this.projection.categories });
     for (;;) {
-      if (await this.runner.isCaughtUp()) return true;
+      if (await this.model.runner.isCaughtUp()) return true;
       // Events committed after the request began need not hold the answer back.
       const applied = this.projection.appliedPosition;
       if (target === undefined || (applied !== undefined && comparePositions(applied, target) >= 0)) return true;

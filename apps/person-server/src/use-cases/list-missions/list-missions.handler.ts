@@ -10,7 +10,7 @@ import { MissionLog } from '../../store/mission-log.js';
 import { TokenLedger } from '../../store/token-ledger.js';
 import { CLOCK, type Clock } from '../../time/clock.js';
 import { AgentTenancy } from '../shared/agent-tenancy.js';
-import { fillPage } from '../shared/listing-page.js';
+import { batchedEntries, fillPage, MAX_EXAMINED_PER_PAGE } from '../shared/listing-page.js';
 import { managementCaller } from '../shared/mission-authorization.js';
 import { decodeMissionCursor, encodeMissionCursor, type MissionCursor } from './mission-cursor.js';
 import type { MissionIndexEntry } from './mission-index.projection.js';
@@ -23,14 +23,6 @@ export interface MissionsPage {
   readonly complete: boolean;
   readonly next_cursor?: string;
 }
-
-/** Index entries read at a time while a page is filled. */
-const SCAN_BATCH = 200;
-/**
- * Missions whose state one page reads at most (ADR 0087). A `status` filter that matches few of a tenant's many
- * missions ends the page early, with fewer missions and a cursor, instead of reading every mission in one request.
- */
-export const MAX_EXAMINED_PER_PAGE = 1_000;
 
 /** `POST /missions/list` (ADR 0040) with the request's JSON body. */
 export class ListMissions extends Query<MissionsPage> {
@@ -91,12 +83,7 @@ export class ListMissionsHandler implements IQueryHandler<ListMissions> {
       return;
     }
     const scope: IndexScope = who.role === 'person' ? { tenant: who.tenant, agents: who.ownedAgents } : { tenant: who.tenant };
-    for (let from: MissionCursor | undefined = after; ; ) {
-      const batch = this.index.page(scope, from, SCAN_BATCH);
-      yield* batch;
-      if (batch.length < SCAN_BATCH) return;
-      from = batch[batch.length - 1];
-    }
+    yield* batchedEntries<MissionCursor, MissionIndexEntry>((from, limit) => this.index.page(scope, from, limit), after);
   }
 
   private async view(entry: MissionIndexEntry, role: ManagementRole): Promise<JsonObject | undefined> {

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { ProjectionRunner } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type Logger, type ServiceSettings } from '@mission/platform';
+import { EVENT_STORE, LOGGER, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, StoredModelRunner, type Logger, type ServiceSettings } from '@mission/platform';
 import { MissionIndexProjection, type MissionIndexEntry } from './mission-index.projection.js';
 import { MissionIndexStore, type IndexScope } from './mission-index.store.js';
 
@@ -19,7 +18,7 @@ const CATCH_UP_MS = 5_000;
 @Injectable()
 export class MissionIndexReadModel implements OnModuleInit, OnApplicationShutdown {
   private readonly projection: MissionIndexProjection;
-  private readonly runner: ProjectionRunner;
+  private readonly model: StoredModelRunner;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -31,23 +30,20 @@ export class MissionIndexReadModel implements OnModuleInit, OnApplicationShutdow
     const log = logger.child({ component: 'mission-index' });
     const file = join(settings.dataDir, MISSION_INDEX_FILE);
     this.projection = new MissionIndexProjection(MissionIndexStore.open(file, { onRecreated: (reason) => log.warn({ file }, `mission index: ${reason}; rebuilding it from the store`) }));
-    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
+    this.model = new StoredModelRunner(store, this.projection, log);
   }
 
   async onModuleInit(): Promise<void> {
-    this.readiness.register(projectionReadinessCheck(this.runner));
-    this.metrics.watchProjection(this.runner);
-    await this.runner.start();
+    await this.model.start(this.readiness, this.metrics);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
-    this.projection.close();
+    await this.model.stop();
   }
 
   /** Waits until the index holds every approval committed before the call: a mission just approved is listed. */
   async catchUp(): Promise<void> {
-    await this.runner.waitUntilCaughtUp(CATCH_UP_MS);
+    await this.model.runner.waitUntilCaughtUp(CATCH_UP_MS);
   }
 
   /** At most `limit` missions of `scope` strictly after `after`, newest first (call `catchUp` first). */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BatchedModelWrites, FileReadModel, openReadModelFile, type AppliedThrough } from '@mission/event-store';
+import { mergedRanges } from '../shared/listing-page.js';
 import type { MissionIndexEntry } from './mission-index.projection.js';
 
 /** Bumped when the tables change: a file of another version is emptied and the index rebuilt from the store. */
@@ -79,15 +80,13 @@ export class MissionIndexStore extends FileReadModel {
 
   /**
    * At most `limit` missions of the scope strictly after `after`, in the listing's order. A person's agents are ranges
-   * of their own, merged here: each gives at most `limit`, so a page costs the same however many missions exist.
+   * of their own, merged (`mergedRanges`).
    */
   page(scope: IndexScope, after: Pick<MissionIndexEntry, 'approvedAt' | 'missionS256'> | undefined, limit: number): MissionIndexEntry[] {
     const bounds = { tenant: scope.tenant, limit, ...(after !== undefined ? { at: after.approvedAt, s256: after.missionS256 } : {}) };
     if (scope.agents === undefined) return (after === undefined ? this.statements.tenant : this.statements.tenantAfter).all(bounds).map((row) => entryOf(row as Row));
     const statement = after === undefined ? this.statements.agent : this.statements.agentAfter;
-    const rows: Row[] = [];
-    for (const agent of new Set(scope.agents)) rows.push(...(statement.all({ ...bounds, agent }) as Row[]));
-    return rows.map(entryOf).sort(compareNewestFirst).slice(0, limit);
+    return mergedRanges(scope.agents, (agent) => (statement.all({ ...bounds, agent }) as Row[]).map(entryOf), compareNewestFirst, limit);
   }
 }
 

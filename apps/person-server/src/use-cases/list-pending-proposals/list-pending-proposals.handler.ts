@@ -2,7 +2,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { jsonShape } from '../../http/json-shape.js';
 import type { AuthenticatedCaller } from '../../identity/authenticated-caller.js';
 import { MissionBodies } from '../../store/mission-bodies.js';
-import { fillPage } from '../shared/listing-page.js';
+import { batchedEntries, fillPage, MAX_EXAMINED_PER_PAGE } from '../shared/listing-page.js';
 import { decodePendingCursor, encodePendingCursor, type PendingCursor } from './pending-cursor.js';
 import type { PendingProposalEntry } from './pending-proposals.projection.js';
 import { PENDING_PAGE, PendingProposalsBody } from './pending-proposals.body.js';
@@ -25,11 +25,6 @@ export interface PendingProposalsPage {
   readonly complete: boolean;
   readonly next_cursor?: string;
 }
-
-/** Model entries read at a time while a page is filled. */
-const SCAN_BATCH = 200;
-/** Proposals one page examines at most (ADR 0088): proposals decided since the model saw them are skipped, not counted. */
-const MAX_EXAMINED_PER_PAGE = 1_000;
 
 /** `POST /proposals/pending` (ADR 0034) with the request's JSON body. */
 export class ListPendingProposals extends Query<PendingProposalsPage> {
@@ -73,12 +68,7 @@ export class ListPendingProposalsHandler implements IQueryHandler<ListPendingPro
   }
 
   /** The pending proposals of `agents` strictly after the cursor, oldest first, read from the model a batch at a time. */
-  private *candidates(agents: readonly string[], after: PendingCursor | undefined): Generator<PendingProposalEntry> {
-    for (let from = after; ; ) {
-      const batch = this.readModel.page(agents, from, SCAN_BATCH);
-      yield* batch;
-      if (batch.length < SCAN_BATCH) return;
-      from = batch[batch.length - 1];
-    }
+  private candidates(agents: readonly string[], after: PendingCursor | undefined): Generator<PendingProposalEntry> {
+    return batchedEntries<PendingCursor, PendingProposalEntry>((from, limit) => this.readModel.page(agents, from, limit), after);
   }
 }

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { ProjectionRunner } from '@mission/es-kit';
 import type { EventStore } from '@mission/event-store';
-import { EVENT_STORE, LOGGER, projectionReadinessCheck, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, type Logger, type ServiceSettings } from '@mission/platform';
+import { EVENT_STORE, LOGGER, ReadinessRegistry, SERVICE_SETTINGS, ServiceMetrics, StoredModelRunner, type Logger, type ServiceSettings } from '@mission/platform';
 import { PendingProposalsProjection, type PendingProposalEntry } from './pending-proposals.projection.js';
 import { PendingProposalsStore } from './pending-proposals.store.js';
 
@@ -19,7 +18,7 @@ const CATCH_UP_MS = 5_000;
 @Injectable()
 export class PendingProposalsReadModel implements OnModuleInit, OnApplicationShutdown {
   private readonly projection: PendingProposalsProjection;
-  private readonly runner: ProjectionRunner;
+  private readonly model: StoredModelRunner;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -31,23 +30,20 @@ export class PendingProposalsReadModel implements OnModuleInit, OnApplicationShu
     const log = logger.child({ component: 'pending-proposals' });
     const file = join(settings.dataDir, PENDING_PROPOSALS_FILE);
     this.projection = new PendingProposalsProjection(PendingProposalsStore.open(file, { onRecreated: (reason) => log.warn({ file }, `pending proposals model: ${reason}; rebuilding it from the store`) }));
-    this.runner = new ProjectionRunner(store, this.projection, { logger: log, checkpointEvery: 20_000 });
+    this.model = new StoredModelRunner(store, this.projection, log);
   }
 
   async onModuleInit(): Promise<void> {
-    this.readiness.register(projectionReadinessCheck(this.runner));
-    this.metrics.watchProjection(this.runner);
-    await this.runner.start();
+    await this.model.start(this.readiness, this.metrics);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
-    this.projection.close();
+    await this.model.stop();
   }
 
   /** Waits until the model holds every proposal event committed before the call: a proposal just submitted is listed. */
   async catchUp(): Promise<void> {
-    await this.runner.waitUntilCaughtUp(CATCH_UP_MS);
+    await this.model.runner.waitUntilCaughtUp(CATCH_UP_MS);
   }
 
   /** At most `limit` pending proposals of `agents` strictly after `after`, oldest first (call `catchUp` first). */

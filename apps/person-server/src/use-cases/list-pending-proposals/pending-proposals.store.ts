@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BatchedModelWrites, FileReadModel, openReadModelFile, type AppliedThrough } from '@mission/event-store';
+import { mergedRanges } from '../shared/listing-page.js';
 import type { PendingProposalEntry } from './pending-proposals.projection.js';
 
 /** Bumped when the tables change: a file of another version is emptied and the model rebuilt from the store. */
@@ -72,9 +73,8 @@ export class PendingProposalsStore extends FileReadModel {
   page(agents: Iterable<string>, after: Pick<PendingProposalEntry, 'submittedAt' | 'pendingId'> | undefined, limit: number): PendingProposalEntry[] {
     const statement = after === undefined ? this.statements.agent : this.statements.agentAfter;
     const bounds = { limit, ...(after !== undefined ? { at: after.submittedAt, id: after.pendingId } : {}) };
-    const rows: Row[] = [];
-    for (const agent of new Set(agents)) rows.push(...(statement.all({ ...bounds, agent }) as Row[]));
-    return rows.map(([pendingId, agent, submittedAt]) => ({ pendingId, agent, submittedAt })).sort(comparePending).slice(0, limit);
+    const range = (agent: string): PendingProposalEntry[] => (statement.all({ ...bounds, agent }) as Row[]).map(([pendingId, owner, submittedAt]) => ({ pendingId, agent: owner, submittedAt }));
+    return mergedRanges(agents, range, comparePending, limit);
   }
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fillPage } from './listing-page.js';
+import { batchedEntries, fillPage } from './listing-page.js';
 
 /** A listing's index entry, as the missions listing's (ADR 0087) or the pending proposals' (ADR 0088). */
 interface MissionIndexEntry {
@@ -53,3 +53,25 @@ describe('fillPage (ADR 0087: a listing page examines at most maxExamined entrie
     );
   });
 });
+
+describe('batchedEntries (ADR 0087, 0088: a listing reads its model a batch at a time)', () => {
+  it('goes on after the last entry of each batch until a batch comes back short: every entry after the cursor once, in order', () => {
+    const all = Array.from({ length: 450 }, (_, i) => i);
+    const reads: Array<[number | undefined, number]> = [];
+    const page = (after: number | undefined, limit: number): number[] => {
+      reads.push([after, limit]);
+      return all.filter((n) => after === undefined || n > after).slice(0, limit);
+    };
+    expect([...batchedEntries(page, undefined)]).toEqual(all);
+    expect(reads).toEqual([[undefined, 200], [199, 200], [399, 200]]);
+    expect([...batchedEntries(page, 99)]).toEqual(all.slice(100));
+  });
+
+  it('reads no further batch than the page consumes', () => {
+    let reads = 0;
+    const entries = batchedEntries((after: number | undefined, limit) => (reads++, Array.from({ length: limit }, (_, i) => (after ?? -1) + 1 + i)), undefined);
+    for (const n of entries) if (n === 5) break;
+    expect(reads).toBe(1);
+  });
+});
+

@@ -30,3 +30,31 @@ export async function fillPage<E, T>(
   }
   return { items, complete: true, last };
 }
+
+/**
+ * Entries one listing page examines at most (ADR 0087, 0088). A filter that matches few of many entries ends the page
+ * early, with fewer items and a cursor, instead of reading every entry in one request.
+ */
+export const MAX_EXAMINED_PER_PAGE = 1_000;
+/** Model entries read at a time while a page is filled. */
+const SCAN_BATCH = 200;
+
+/** Every entry strictly after `after`, in the listing's order, read from `page` a batch at a time as the page asks. */
+export function* batchedEntries<C, E extends C>(page: (after: C | undefined, limit: number) => readonly E[], after: C | undefined): Generator<E> {
+  for (let from = after; ; ) {
+    const batch = page(from, SCAN_BATCH);
+    yield* batch;
+    if (batch.length < SCAN_BATCH) return;
+    from = batch[batch.length - 1];
+  }
+}
+
+/**
+ * The first `limit` entries, in order, of the ranges read for each of `keys` (a caller's agents): each range is at most
+ * `limit` long and already in order, so a page costs the same however large the model is.
+ */
+export function mergedRanges<E>(keys: Iterable<string>, range: (key: string) => readonly E[], compare: (a: E, b: E) => number, limit: number): E[] {
+  const entries: E[] = [];
+  for (const key of new Set(keys)) entries.push(...range(key));
+  return entries.sort(compare).slice(0, limit);
+}
